@@ -1,0 +1,39 @@
+#pragma once
+// The one result type of every hpart partitioner.
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "hpart/comm.hpp"
+#include "hpart/types.hpp"
+
+namespace hpart {
+
+struct PartitionMetrics {
+  // Per weight dimension: max over parts of weight / target weight - 1 (0 = perfect).
+  std::vector<double> imbalance;
+  long long empty_parts = 0;     // parts that received no object
+  long long objects = 0;         // global object count
+  double seconds = 0.0;          // wall time of the partition call (max over ranks)
+};
+
+struct Partition {
+  int num_parts = 0;
+  int ncon = 1;
+  std::vector<part_t> parts;         // part of each local object, in input order
+  std::vector<double> part_weights;  // global, num_parts * ncon, part-major
+  std::vector<long long> part_sizes; // global object count per part
+  PartitionMetrics metrics;
+
+  [[nodiscard]] part_t part(std::size_t i) const { return parts[i]; }
+  [[nodiscard]] std::size_t size() const { return parts.size(); }
+};
+
+// Collective: recompute part weights, sizes and metrics of `parts` (one id per local object)
+// from the objects' weights (ncon per object, or empty for unit weights) and optional relative
+// target sizes. Shared by every method so that all report the same numbers the same way.
+Partition evaluate_partition(const Comm& comm, std::vector<part_t> parts, int num_parts,
+                             std::span<const double> weights, int ncon,
+                             std::span<const double> target_sizes = {});
+
+}  // namespace hpart

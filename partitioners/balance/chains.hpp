@@ -1,0 +1,35 @@
+#pragma once
+// 1D weighted chains partitioning: cut a sequence of non-negative item weights into K
+// consecutive parts. Pure kernels: no MPI. Used by the SFC partitioner on its discretised curve
+// and by anyone who has weights in an order already.
+//
+// Cuts are returned as K+1 item offsets: part j holds items [cuts[j], cuts[j+1]),
+// cuts[0] = 0, cuts[K] = n. Targets are optional relative part sizes (K positive values);
+// empty means equal parts.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace hpart::balance {
+
+// Greedy knapsack placement on the prefix sum: cut j goes to the item boundary whose prefix
+// weight is nearest to the ideal cumulative target of parts 0..j. O(K log n) given prefix sums.
+std::vector<std::int64_t> chains_greedy(std::span<const double> weights, int parts,
+                                        std::span<const double> targets = {});
+
+// Bottleneck-optimal chains partition (cf. Pinar & Aykanat 2004): minimises the largest
+// part weight / target over all partitions into consecutive parts; among the optimal ones the
+// cuts are placed as near the ideal cumulative targets as the optimum allows, so that parts
+// stay even where the bottleneck does not bind (and the last parts are not starved).
+std::vector<std::int64_t> chains_optimal(std::span<const double> weights, int parts,
+                                         std::span<const double> targets = {});
+
+// Same on integer weights (exact sums): what the distributed SFC search uses.
+std::vector<std::int64_t> chains_optimal(std::span<const std::int64_t> weights, int parts,
+                                         std::span<const double> targets = {});
+
+// max_j weight(part j) / (total * target_j) - 1 of a cut vector: the imbalance it achieves.
+double chains_imbalance(std::span<const double> weights, std::span<const std::int64_t> cuts,
+                        std::span<const double> targets = {});
+
+}  // namespace hpart::balance
