@@ -29,7 +29,7 @@ class Migration {
   Migration(const Comm& comm, const Partition& p)
       : Migration(comm, p.parts, PartOwners{p.num_parts, comm.size()}) {}
 
-  // Collective: sends each local record to the rank that owns its part and returns the
+  // Collective (a wrong length on any rank throws on every rank): sends each local record to the rank that owns its part and returns the
   // records this rank now owns. `in` has one record per local object (trivially copyable).
   template <class T>
   std::vector<T> move(std::span<const T> in) const {
@@ -51,9 +51,10 @@ class Migration {
  private:
   void move_bytes(const void* in, std::size_t n, std::size_t record_size, void* out) const;
 
-  MPI_Comm comm_;
+  Comm comm_;
   std::vector<std::size_t> order_;  // local indices grouped by destination rank
-  std::vector<long long> send_counts_, send_displs_, recv_counts_, recv_displs_;
+  // Per-rank record counts and offsets, as MPI_Alltoallv takes them.
+  std::vector<int> send_counts_, send_displs_, recv_counts_, recv_displs_;
   std::size_t num_imports_ = 0;
   std::size_t num_exports_ = 0;
   long long global_migrated_ = 0;

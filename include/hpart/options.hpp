@@ -22,8 +22,18 @@ struct Options {
 
 // Named presets for the common cases.
 namespace presets {
-inline Options points(int parts) { return Options{.parts = parts}; }
-inline Options fast(int parts) { return Options{.parts = parts, .method = Method::morton, .imbalance = 0.01}; }
+inline Options points(int parts) {
+  Options o;
+  o.parts = parts;
+  return o;
+}
+inline Options fast(int parts) {
+  Options o;
+  o.parts = parts;
+  o.method = Method::morton;
+  o.imbalance = 0.01;
+  return o;
+}
 }  // namespace presets
 
 const char* to_string(Method m);

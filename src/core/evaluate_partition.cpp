@@ -1,1 +1,66 @@
-// placeholder: being written
+#include <algorithm>
+#include <string>
+
+#include "core/partition_metrics.hpp"
+#include "core/validate.hpp"
+#include "hpart/partition.hpp"
+
+namespace hpart {
+
+Partition evaluate_partition(const Comm& comm, std::vector<part_t> parts, int num_parts,
+                             std::span<const double> weights, int ncon, std::span<const double> target_sizes) {
+  std::string problem = detail::check_parts(num_parts);
+  if (problem.empty()) problem = detail::check_targets(target_sizes, num_parts);
+  if (problem.empty()) problem = detail::check_weights(weights, parts.size(), ncon);
+  if (problem.empty())
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      if (parts[i] < 0 || parts[i] >= num_parts) {
+        problem = "part of local object " + std::to_string(i) + " is " + std::to_string(parts[i]) +
+                  ", outside [0, " + std::to_string(num_parts) + ")";
+        break;
+      }
+  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
+  return detail::summarise_partition(comm, std::move(parts), num_parts, weights, ncon, target_sizes);
+}
+
+namespace detail {
+
+Partition summarise_partition(const Comm& comm, std::vector<part_t> parts, int num_parts,
+                              std::span<const double> weights, int ncon, std::span<const double> target_sizes) {
+
+  const auto K = static_cast<std::size_t>(num_parts);
+  const auto C = static_cast<std::size_t>(ncon);
+  Partition result;
+  result.num_parts = num_parts;
+  result.ncon = ncon;
+  result.part_weights.assign(K * C, 0.0);
+  result.part_sizes.assign(K, 0);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const auto p = static_cast<std::size_t>(parts[i]);
+    ++result.part_sizes[p];
+    for (std::size_t c = 0; c < C; ++c) result.part_weights[p * C + c] += weights.empty() ? 1.0 : weights[i * C + c];
+  }
+  MPI_Allreduce(MPI_IN_PLACE, result.part_weights.data(), static_cast<int>(K * C), MPI_DOUBLE, MPI_SUM, comm.get());
+  MPI_Allreduce(MPI_IN_PLACE, result.part_sizes.data(), static_cast<int>(K), MPI_LONG_LONG, MPI_SUM, comm.get());
+
+  const std::vector<double> target = detail::normalised_targets(target_sizes, num_parts);
+  auto& m = result.metrics;
+  m.imbalance.assign(C, 0.0);
+  for (std::size_t c = 0; c < C; ++c) {
+    double total = 0.0;
+    for (std::size_t p = 0; p < K; ++p) total += result.part_weights[p * C + c];
+    if (total <= 0.0) continue;
+    double worst = 0.0;
+    for (std::size_t p = 0; p < K; ++p) worst = std::max(worst, result.part_weights[p * C + c] / (total * target[p]));
+    m.imbalance[c] = worst - 1.0;
+  }
+  for (std::size_t p = 0; p < K; ++p) {
+    m.objects += result.part_sizes[p];
+    if (result.part_sizes[p] == 0) ++m.empty_parts;
+  }
+  result.parts = std::move(parts);
+  return result;
+}
+
+}  // namespace detail
+}  // namespace hpart

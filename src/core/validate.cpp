@@ -1,0 +1,73 @@
+#include "core/validate.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace hpart::detail {
+
+std::string check_parts(int parts) {
+  if (parts < 1) return "parts must be >= 1 (got " + std::to_string(parts) + ")";
+  return {};
+}
+
+std::string check_targets(std::span<const double> targets, int parts) {
+  if (targets.empty()) return {};
+  if (targets.size() != static_cast<std::size_t>(parts))
+    return "target_sizes has " + std::to_string(targets.size()) + " values but parts = " + std::to_string(parts) +
+           ": give one relative size per part, or none for equal parts";
+  for (std::size_t p = 0; p < targets.size(); ++p)
+    if (!(targets[p] > 0.0) || !std::isfinite(targets[p]))
+      return "target_sizes[" + std::to_string(p) + "] = " + std::to_string(targets[p]) +
+             ": every target size must be finite and > 0";
+  return {};
+}
+
+std::string check_weights(std::span<const double> weights, std::size_t n, int ncon) {
+  if (ncon < 1) return "ncon (weights per object) must be >= 1 (got " + std::to_string(ncon) + ")";
+  if (weights.empty()) return {};
+  const std::size_t expected = n * static_cast<std::size_t>(ncon);
+  if (weights.size() != expected)
+    return "weights has " + std::to_string(weights.size()) + " values but " + std::to_string(n) + " objects x ncon " +
+           std::to_string(ncon) + " need " + std::to_string(expected);
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    const double w = weights[i];
+    if (!std::isfinite(w) || w < 0.0)
+      return "weight " + std::to_string(i % ncon) + " of local object " + std::to_string(i / ncon) + " is " +
+             std::to_string(w) + ": weights must be finite and >= 0";
+  }
+  return {};
+}
+
+std::string check_points(const PointSet& points) {
+  if (points.dim != 2 && points.dim != 3) return "dim must be 2 or 3 (got " + std::to_string(points.dim) + ")";
+  const auto dim = static_cast<std::size_t>(points.dim);
+  if (points.coords.size() % dim != 0)
+    return "coords has " + std::to_string(points.coords.size()) + " values, not a multiple of dim " +
+           std::to_string(points.dim) + ": pass interleaved x y [z] per point";
+  const std::size_t n = points.coords.size() / dim;
+  for (std::size_t i = 0; i < points.coords.size(); ++i)
+    if (!std::isfinite(points.coords[i]))
+      return "coordinate " + std::to_string(i % dim) + " of local point " + std::to_string(i / dim) + " is " +
+             std::to_string(points.coords[i]) + ": coordinates must be finite";
+  if (!points.ids.empty()) {
+    if (points.ids.size() != n)
+      return "ids has " + std::to_string(points.ids.size()) + " values for " + std::to_string(n) +
+             " points: give one id per point, or none";
+    for (std::size_t i = 0; i < n; ++i)
+      if (points.ids[i] < 0)
+        return "id of local point " + std::to_string(i) + " is " + std::to_string(points.ids[i]) +
+               ": ids must be >= 0";
+  }
+  return check_weights(points.weights, n, points.ncon);
+}
+
+std::vector<double> normalised_targets(std::span<const double> targets, int parts) {
+  std::vector<double> t(static_cast<std::size_t>(parts), 1.0 / parts);
+  if (targets.empty()) return t;
+  double sum = 0.0;
+  for (double v : targets) sum += v;
+  for (std::size_t p = 0; p < t.size(); ++p) t[p] = targets[p] / sum;
+  return t;
+}
+
+}  // namespace hpart::detail
