@@ -49,6 +49,23 @@ std::vector<std::int64_t> first_histogram(const CurveObjects& objects, int bits)
   return hist;
 }
 
+// Local objects whose top `bits` key bits name a flagged bucket, in local order.
+std::vector<std::size_t> select_in_buckets(const CurveObjects& objects, const std::vector<unsigned char>& flagged,
+                                           int bits) {
+  const auto n = static_cast<std::ptrdiff_t>(objects.size());
+  std::vector<std::vector<std::size_t>> per_thread(static_cast<std::size_t>(omp_get_max_threads()));
+#pragma omp parallel
+  {
+    auto& mine = per_thread[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(static) nowait
+    for (std::ptrdiff_t i = 0; i < n; ++i)
+      if (flagged[objects.keys[static_cast<std::size_t>(i)] >> (64 - bits)]) mine.push_back(static_cast<std::size_t>(i));
+  }
+  std::vector<std::size_t> all;
+  for (const auto& part : per_thread) all.insert(all.end(), part.begin(), part.end());
+  return all;
+}
+
 // Segments (by index) that hold a cut not yet within tolerance; sorted, unique.
 std::vector<std::size_t> unresolved_segments(const std::vector<Segment>& segs, const std::vector<double>& cut_target,
                                              const std::vector<double>& cut_tol) {
@@ -79,8 +96,11 @@ std::vector<Order> find_splitters(const Comm& comm, const CurveObjects& objects,
   const int first_bits = opts.first_bits;
   const std::size_t buckets = std::size_t{1} << first_bits;
 
+  const detail::Stopwatch clock;
   std::vector<std::int64_t> hist = first_histogram(objects, first_bits);
+  const double t_hist = clock.seconds();
   allreduce_sum(hist, comm);
+  const double t_reduce = clock.seconds();
   std::vector<Segment> segs(buckets);
   std::int64_t total = 0;
   for (std::size_t b = 0; b < buckets; ++b) {
@@ -123,8 +143,10 @@ std::vector<Order> find_splitters(const Comm& comm, const CurveObjects& objects,
     // Narrow the candidate list to the objects inside active segments.
     std::vector<std::size_t> next;
     if (first_refinement) {
-      for (std::size_t i = 0; i < objects.size(); ++i)
-        if (active_index(objects.order(i)) >= 0) next.push_back(i);
+      // First-level buckets are indexed by the top key bits: a flag table beats a search.
+      std::vector<unsigned char> is_active(buckets, 0);
+      for (std::size_t s : active) is_active[s] = 1;
+      next = select_in_buckets(objects, is_active, first_bits);
       first_refinement = false;
     } else {
       for (std::size_t i : candidates)
@@ -161,6 +183,7 @@ std::vector<Order> find_splitters(const Comm& comm, const CurveObjects& objects,
     ++local_stats.rounds;
   }
 
+  const double t_refine = clock.seconds();
   // Bottleneck-optimal cuts on the discretised curve: exact integer weights, identical on
   // every rank, so every rank computes the same splitters without a broadcast.
   std::vector<std::int64_t> weights(segs.size());
@@ -175,6 +198,9 @@ std::vector<Order> find_splitters(const Comm& comm, const CurveObjects& objects,
   splitters.back() = kNoSplitter;
 
   local_stats.segments = segs.size();
+  detail::log(comm, 2, "sfc splitter search: histogram " + std::to_string(t_hist) + " s, allreduce " +
+                           std::to_string(t_reduce - t_hist) + " s, refinement " + std::to_string(t_refine - t_reduce) +
+                           " s, chains " + std::to_string(clock.seconds() - t_refine) + " s");
   if (stats) *stats = local_stats;
   detail::log(comm, 2, "sfc splitter search: " + std::to_string(local_stats.rounds) + " rounds, " +
                            std::to_string(local_stats.segments) + " curve segments, rank-0 candidates " +

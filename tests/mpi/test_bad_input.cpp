@@ -151,7 +151,7 @@ TEST(BadInput, ErrorOnASubCommunicatorStaysThere) {
 // Not errors: documented, tested behaviours.
 TEST(EdgeInput, RanksWithZeroPointsAndMorePartsThanPoints) {
   // Only the last rank has points, and fewer than parts.
-  LocalPoints p = is_last() ? make_points(Shape::uniform, 2, 0, 5, false) : LocalPoints{.dim = 2};
+  LocalPoints p = make_points(Shape::uniform, 2, 0, is_last() ? 5 : 0, false);
   const auto result = hpart::partition(hpart::Comm(MPI_COMM_WORLD), view(p), parts(8));
   EXPECT_EQ(result.metrics.objects, 5);
   EXPECT_EQ(result.metrics.empty_parts, 3);
@@ -159,7 +159,7 @@ TEST(EdgeInput, RanksWithZeroPointsAndMorePartsThanPoints) {
 }
 
 TEST(EdgeInput, EmptyPointSetGivesEmptyParts) {
-  LocalPoints p{.dim = 3};
+  LocalPoints p = make_points(Shape::uniform, 3, 0, 0, false);
   const auto result = hpart::partition(hpart::Comm(MPI_COMM_WORLD), view(p), parts(4));
   EXPECT_EQ(result.metrics.objects, 0);
   EXPECT_EQ(result.metrics.empty_parts, 4);

@@ -106,7 +106,9 @@ TEST_P(SfcProperties, BalancedCompleteAndIndependentOfRanks) {
 
   const auto all = gather_parts(w.comm, p.parts);
   const auto reference = single_rank_reference(w, c.shape, c.dim, c.n, c.weighted, opts);
-  if (w.rank == 0) EXPECT_EQ(all, reference) << "partition depends on the number of ranks";
+  if (w.rank == 0) {
+    EXPECT_EQ(all, reference) << "partition depends on the number of ranks";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
