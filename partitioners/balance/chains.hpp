@@ -5,7 +5,12 @@
 //
 // Cuts are returned as K+1 item offsets: part j holds items [cuts[j], cuts[j+1]),
 // cuts[0] = 0, cuts[K] = n. Targets are optional relative part sizes (K positive values);
-// empty means equal parts.
+// empty means equal parts. Parts may be empty (always when K > n). If every weight is zero
+// the partitioners split by item count instead.
+//
+// Errors (hpart::Error): invalid_argument for parts < 1, a targets span that is neither empty
+// nor `parts` long, or a target that is not finite and > 0; invalid_input for a negative or
+// non-finite weight, or weights whose sum overflows.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -13,7 +18,8 @@
 namespace hpart::balance {
 
 // Greedy knapsack placement on the prefix sum: cut j goes to the item boundary whose prefix
-// weight is nearest to the ideal cumulative target of parts 0..j. O(K log n) given prefix sums.
+// weight is nearest to the ideal cumulative target of parts 0..j-1 (ties: the lower boundary).
+// Each part is thus within the largest item weight of its target. O(n + K log n).
 std::vector<std::int64_t> chains_greedy(std::span<const double> weights, int parts,
                                         std::span<const double> targets = {});
 
@@ -21,6 +27,10 @@ std::vector<std::int64_t> chains_greedy(std::span<const double> weights, int par
 // part weight / target over all partitions into consecutive parts; among the optimal ones the
 // cuts are placed as near the ideal cumulative targets as the optimum allows, so that parts
 // stay even where the bottleneck does not bind (and the last parts are not starved).
+// The optimum is exact, not within a tolerance: the objective is max_j (prefix[b_j] -
+// prefix[a_j]) / share_j on the prefix sums as computed (share_j = target_j / sum of targets;
+// with equal targets simply the heaviest part, in the weights' own type). About
+// O(K log n) per probe and at most 64 probes.
 std::vector<std::int64_t> chains_optimal(std::span<const double> weights, int parts,
                                          std::span<const double> targets = {});
 
@@ -28,7 +38,8 @@ std::vector<std::int64_t> chains_optimal(std::span<const double> weights, int pa
 std::vector<std::int64_t> chains_optimal(std::span<const std::int64_t> weights, int parts,
                                          std::span<const double> targets = {});
 
-// max_j weight(part j) / (total * target_j) - 1 of a cut vector: the imbalance it achieves.
+// max_j weight(part j) / (total * target_j) - 1 of a cut vector: the imbalance it achieves
+// (0 when the total weight is 0). cuts must be non-decreasing from 0 to n; K = cuts.size() - 1.
 double chains_imbalance(std::span<const double> weights, std::span<const std::int64_t> cuts,
                         std::span<const double> targets = {});
 

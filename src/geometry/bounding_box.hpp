@@ -13,6 +13,10 @@ struct BoundingBox {
 // Maps coordinates to integer cells of a 2^bits grid per axis. The box is scaled uniformly by
 // its longest side, so curve cells are cubes and parts keep the aspect ratio of the data; a
 // degenerate axis (all points on a plane or a line, or one point) maps to cell 0 on that axis.
+// scale = 2^bits / longest side, and the far face clamps to max_cell = 2^bits - 1; a box whose
+// longest side is 0 (or not finite) gets scale 0, i.e. every point in cell 0. Axes >= dim are
+// ignored. The constructor throws hpart::Error (invalid_argument) unless 1 <= dim <= 3 and
+// 1 <= bits <= 32.
 struct CellMapper {
   std::array<double, 3> lo{0, 0, 0};
   double scale = 0.0;     // cells per unit length

@@ -13,13 +13,24 @@ inline constexpr int kBits3d = 21;
 
 enum class Curve { morton, hilbert };
 
+// Morton (Z-order) keys interleave the coordinate bits with x lowest: key bit n*i + j is bit i
+// of axis j (n = 2 or 3), so key bit 0 = x bit 0, bit 1 = y bit 0, ... In 3D only the low 21
+// bits of each coordinate count; higher bits are ignored.
 std::uint64_t morton_key_2d(std::uint32_t x, std::uint32_t y);
 std::uint64_t morton_key_3d(std::uint32_t x, std::uint32_t y, std::uint32_t z);  // 21 bits each
+
+// Hilbert keys, following Hamilton's formulation (geometry/hilbert_level.hpp defines the
+// curve). The curve starts at the origin (key 0) and ends at the cell (max, 0[, 0]); it visits
+// every aligned sub-cube completely before leaving it, so key >> (n*s) depends only on the
+// coordinates >> s. Table-driven, ~10 ns per key; geometry/hilbert_reference.hpp has the slow
+// per-bit definition they are tested against. 3D ignores coordinate bits above the 21st.
 std::uint64_t hilbert_key_2d(std::uint32_t x, std::uint32_t y);
 std::uint64_t hilbert_key_3d(std::uint32_t x, std::uint32_t y, std::uint32_t z);  // 21 bits each
 
-// Keys of n = keys.size() points with interleaved coordinates (dim 2 or 3) in `box`.
-// OpenMP-parallel; the result does not depend on the thread count.
+// Keys of n = keys.size() points with interleaved coordinates (dim 2 or 3) in `box`, on the
+// grid CellMapper(box, dim, kBits2d / kBits3d) defines. OpenMP-parallel (static schedule); the
+// result does not depend on the thread count. Throws hpart::Error: invalid_argument for another
+// dim, size_mismatch unless coords.size() == dim * keys.size().
 void compute_keys(std::span<const double> coords, int dim, const BoundingBox& box, Curve curve,
                   std::span<std::uint64_t> keys);
 
