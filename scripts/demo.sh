@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # The main job on a built-in default: builds hpart, then at np 4 partitions a generated point
-# set, migrates it, lets the load shift and rebalances, printing a table each time; finally the
-# CLI partitions a generated file and draws the partition.
+# set, migrates it, lets the load shift and rebalances, printing a table each time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
@@ -10,8 +9,3 @@ mpi=(mpirun --oversubscribe --bind-to none)
 [[ $(id -u) -eq 0 ]] && mpi+=(--allow-run-as-root)
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 "${mpi[@]}" -np 4 "$build/examples/basic/points_demo" --n "${HPART_DEMO_N:-2000000}" --parts 64
-mkdir -p out
-"${mpi[@]}" -np 4 "$build/apps/hpart/hpart" generate --points out/demo_points.txt --n 200000 --dim 2 --kind clusters
-"${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition --points out/demo_points.txt --dim 2 --parts 16 \
-  --out out/demo_points.part --png out/demo_partition.png
-echo "demo: wrote out/demo_points.part (one part per point) and out/demo_partition.png"

@@ -2,7 +2,6 @@
 // Everything a user of hpart includes.
 #include "hpart/comm.hpp"
 #include "hpart/error.hpp"
-#include "hpart/io.hpp"
 #include "hpart/migration.hpp"
 #include "hpart/options.hpp"
 #include "hpart/partition.hpp"

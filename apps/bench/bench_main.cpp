@@ -1,0 +1,139 @@
+// hpart-bench: runs a benchmark suite under mpirun and writes BENCH.md records (JSON Lines to
+// --json, an aligned table to rank 0's stdout).
+//   mpirun -np 2 --bind-to none hpart-bench --suite points --n 4000000 --parts 64 --json out.jsonl
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench_record.hpp"
+#include "hpart/comm.hpp"
+#include "hpart/error.hpp"
+#include "points_suite.hpp"
+#if HPART_HAVE_ZOLTAN
+#include "zoltan_baseline.hpp"
+#endif
+
+namespace {
+
+constexpr const char* kSuites = "points";
+
+struct Cli {
+  std::string suite;
+  long long n = 4000000;
+  int parts = 64;
+  int reps = 1;
+  std::uint64_t seed = hpart_bench::PointsSuiteConfig{}.seed;
+  std::vector<std::string> cases{"uniform3d", "clusters3d", "plane"};
+  std::vector<std::string> libraries{"hpart", "floor", "zoltan"};
+  std::string json;
+};
+
+// Every rank parses the same argv, so every rank reaches the same verdict without talking.
+// Returns "" when the options are valid, else the message for the user.
+std::string validate(const Cli& cli, hpart_bench::PointsSuiteConfig& cfg) {
+  if (cli.suite != "points")
+    return "unknown suite '" + cli.suite + "' (available: " + kSuites + ")";
+  if (cli.n < 1) return "--n must be >= 1 (got " + std::to_string(cli.n) + ")";
+  if (cli.parts < 1) return "--parts must be >= 1 (got " + std::to_string(cli.parts) + ")";
+  if (cli.reps < 1) return "--reps must be >= 1 (got " + std::to_string(cli.reps) + ")";
+  cfg.n = cli.n;
+  cfg.parts = cli.parts;
+  cfg.reps = cli.reps;
+  cfg.seed = cli.seed;
+  cfg.cases.clear();
+  for (const std::string& name : cli.cases) {
+    hpart_bench::PointCase c{};
+    if (!hpart_bench::point_case_from_string(name, c))
+      return "unknown case '" + name + "' for suite points (available: " + hpart_bench::point_case_names() + ")";
+    cfg.cases.push_back(c);
+  }
+  if (cfg.cases.empty()) return "--cases is empty";
+  cfg.run_hpart = cfg.run_floor = cfg.run_zoltan = false;
+  for (const std::string& lib : cli.libraries) {
+    if (lib == "hpart")
+      cfg.run_hpart = true;
+    else if (lib == "floor")
+      cfg.run_floor = true;
+    else if (lib == "zoltan")
+      cfg.run_zoltan = true;
+    else
+      return "unknown library '" + lib + "' (available: hpart, floor, zoltan)";
+  }
+  return {};
+}
+
+int run(int argc, char** argv, int rank) {
+  Cli cli;
+  CLI::App app{"hpart-bench: benchmark suites writing BENCH.md records (run under mpirun)"};
+  app.add_option("--suite", cli.suite, std::string("suite to run: ") + kSuites)->required();
+  app.add_option("--n", cli.n, "number of points (global)")->capture_default_str();
+  app.add_option("--parts", cli.parts, "number of parts K")->capture_default_str();
+  app.add_option("--reps", cli.reps, "repetitions per method; time_s is their median")->capture_default_str();
+  app.add_option("--cases", cli.cases, "comma-separated cases: uniform3d, clusters3d, plane")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--libraries", cli.libraries, "comma-separated: hpart, floor, zoltan")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--seed", cli.seed, "seed of the generated inputs")->capture_default_str();
+  app.add_option("--json", cli.json, "write JSON Lines records to this file (rank 0)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Same verdict on every rank; only rank 0 talks.
+    if (rank == 0) return app.exit(e);
+    return e.get_exit_code();
+  }
+
+  hpart_bench::PointsSuiteConfig cfg;
+  const std::string problem = validate(cli, cfg);
+  if (!problem.empty()) {
+    if (rank == 0) std::fprintf(stderr, "hpart-bench: %s\n", problem.c_str());
+    return 2;
+  }
+
+  const hpart::Comm comm(MPI_COMM_WORLD);
+  hpart_bench::RecordSink sink(rank, cli.json);
+  comm.agree(sink.open_error().empty() ? hpart::ErrorCode::ok : hpart::ErrorCode::io, sink.open_error());
+#if HPART_HAVE_ZOLTAN
+  if (cfg.run_zoltan) hpart_bench::zoltan_initialize(argc, argv);
+#endif
+  hpart_bench::run_points_suite(comm, cfg, sink);
+  if (rank == 0) std::printf("\n");
+  sink.print_table(stdout);
+  if (rank == 0 && !cli.json.empty()) std::printf("records written to %s\n", cli.json.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int rc = 0;
+  try {
+    rc = run(argc, argv, rank);
+  } catch (const hpart::Error& e) {
+    // hpart errors are agreed across ranks: every rank is here with the same message.
+    if (rank == 0) std::fprintf(stderr, "hpart-bench: %s\n", e.what());
+    rc = 1;
+  } catch (const std::exception& e) {
+    // Anything else may have hit one rank only: abort rather than leave the others waiting.
+    std::fprintf(stderr, "hpart-bench (rank %d): %s\n", rank, e.what());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  // Rank 0's message must be out before any rank exits: mpirun kills the job at the first
+  // nonzero exit.
+  std::fflush(stdout);
+  std::fflush(stderr);
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Finalize();
+  return rc;
+}

@@ -1,0 +1,94 @@
+#include "bench_record.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace hpart_bench {
+namespace {
+
+std::string fixed(const std::optional<double>& v, const char* format) {
+  if (!v) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, *v);
+  return buf;
+}
+
+}  // namespace
+
+nlohmann::ordered_json Record::to_json() const {
+  nlohmann::ordered_json j;
+  j["suite"] = suite;
+  j["case"] = case_name;
+  j["library"] = library;
+  j["method"] = method;
+  j["n"] = n;
+  j["parts"] = parts;
+  j["ranks"] = ranks;
+  j["threads"] = threads;
+  j["reps"] = reps;
+  j["time_s"] = time_s;
+  if (imbalance) j["imbalance"] = *imbalance;
+  if (peak_rss_mb) j["peak_rss_mb"] = *peak_rss_mb;
+  if (rss_growth_mb) j["rss_growth_mb"] = *rss_growth_mb;
+  if (input_mb) j["input_mb"] = *input_mb;
+  if (w_max_over_avg) j["w_max_over_avg"] = *w_max_over_avg;
+  return j;
+}
+
+RecordSink::RecordSink(int rank, const std::string& path) : rank_(rank) {
+  if (rank_ != 0 || path.empty()) return;
+  file_ = std::fopen(path.c_str(), "w");
+  if (!file_) open_error_ = "cannot open --json file '" + path + "' for writing: " + std::strerror(errno);
+}
+
+RecordSink::~RecordSink() {
+  if (file_) std::fclose(file_);
+}
+
+void RecordSink::add(const Record& r) {
+  if (rank_ != 0) return;
+  records_.push_back(r);
+  if (file_) {
+    const std::string line = r.to_json().dump() + "\n";
+    std::fputs(line.c_str(), file_);
+    std::fflush(file_);
+  }
+}
+
+void RecordSink::print_table(std::FILE* out) const {
+  if (rank_ != 0 || records_.empty()) return;
+  const std::vector<std::string> head = {"case", "library", "method", "n", "parts", "ranks", "threads",
+                                         "time_s", "imbalance", "peak_rss_mb", "rss_growth_mb", "input_mb",
+                                         "w_max_over_avg"};
+  std::vector<std::vector<std::string>> rows;
+  for (const Record& r : records_)
+    rows.push_back({r.case_name, r.library, r.method, std::to_string(r.n), std::to_string(r.parts),
+                    std::to_string(r.ranks), std::to_string(r.threads), fixed(r.time_s, "%.4f"),
+                    fixed(r.imbalance, "%.2e"), fixed(r.peak_rss_mb, "%.1f"), fixed(r.rss_growth_mb, "%.1f"),
+                    fixed(r.input_mb, "%.1f"), fixed(r.w_max_over_avg, "%.2f")});
+  std::vector<std::size_t> width(head.size());
+  for (std::size_t c = 0; c < head.size(); ++c) {
+    width[c] = head[c].size();
+    for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
+  }
+  const auto print_row = [&](const std::vector<std::string>& row) {
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const int w = static_cast<int>(width[c]);
+      // Text columns left-aligned, numbers right-aligned.
+      if (c < 3)
+        std::fprintf(out, "%-*s", w, row[c].c_str());
+      else
+        std::fprintf(out, "%*s", w, row[c].c_str());
+      std::fputs(c + 1 < row.size() ? "  " : "\n", out);
+    }
+  };
+  print_row(head);
+  std::size_t total = 0;
+  for (std::size_t w : width) total += w + 2;
+  std::fprintf(out, "%s\n", std::string(total - 2, '-').c_str());
+  for (const auto& row : rows) print_row(row);
+  std::fflush(out);
+}
+
+}  // namespace hpart_bench

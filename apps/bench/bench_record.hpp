@@ -1,0 +1,53 @@
+#pragma once
+// Benchmark records in the format of BENCH.md: one JSON object per line (JSON Lines) in the
+// --json file, and an aligned table on rank 0's stdout. Fields that do not apply are absent.
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace hpart_bench {
+
+struct Record {
+  std::string suite, case_name, library, method;
+  long long n = 0;
+  int parts = 0, ranks = 0, threads = 0;
+  double time_s = 0.0;
+  std::optional<double> imbalance;       // first weight: max part weight / average - 1
+  std::optional<double> peak_rss_mb;     // max over ranks of peak resident memory
+  std::optional<double> rss_growth_mb;   // max over ranks of (peak RSS during the call - RSS before)
+  std::optional<double> input_mb;        // max over ranks of the rank's own input arrays
+  std::optional<double> w_max_over_avg;  // weighted cases: largest object weight / mean object weight
+  int reps = 1;
+
+  [[nodiscard]] nlohmann::ordered_json to_json() const;
+};
+
+// Collects records; rank 0 writes each one to the JSON Lines file as soon as it is added (so a
+// crash keeps what was measured) and prints the table at the end. Other ranks keep nothing.
+class RecordSink {
+ public:
+  // Rank 0 opens `path` for writing ("" = no file); on failure open_error() says why, and the
+  // caller agrees on it across ranks (see bench_main.cpp).
+  RecordSink(int rank, const std::string& path);
+  ~RecordSink();
+  RecordSink(const RecordSink&) = delete;
+  RecordSink& operator=(const RecordSink&) = delete;
+
+  // Open failure message on rank 0 (empty on success and on other ranks).
+  [[nodiscard]] const std::string& open_error() const { return open_error_; }
+
+  void add(const Record& r);
+  void print_table(std::FILE* out) const;
+
+ private:
+  int rank_ = 0;
+  std::FILE* file_ = nullptr;
+  std::string open_error_;
+  std::vector<Record> records_;
+};
+
+}  // namespace hpart_bench

@@ -1,0 +1,79 @@
+#include "call_measurement.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "memory_usage.hpp"
+
+namespace hpart_bench {
+
+bool peak_reset_works(MPI_Comm comm) {
+  int ok = 1;
+  {
+    // Raise the peak by 64 MiB, free it, reset: the peak must fall back to about the RSS.
+    std::vector<char> block(64u << 20, 1);
+    volatile char sink = block[block.size() / 2];
+    (void)sink;
+  }
+  release_free_heap();
+  if (!reset_peak_rss()) ok = 0;
+  const MemorySample s = read_memory();
+  if (!(s.hwm_mb > 0.0 && s.hwm_mb < s.rss_mb + 16.0)) ok = 0;
+  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
+  return ok != 0;
+}
+
+namespace detail {
+
+RepStart begin_rep(MPI_Comm comm, bool reset_works) {
+  release_free_heap();
+  if (reset_works) reset_peak_rss();
+  const MemorySample m = read_memory();
+  MPI_Barrier(comm);
+  return {m.rss_mb, m.hwm_mb};
+}
+
+RepSample end_rep(const RepStart& start, double seconds) {
+  const MemorySample m = read_memory();
+  RepSample s;
+  s.seconds = seconds;
+  s.peak_mb = m.hwm_mb;
+  // With a reset, VmHWM after the call is the peak during it. Without one, it is that peak only
+  // if the call raised it.
+  s.growth_known = start.hwm_mb <= start.rss_mb + 0.5 || m.hwm_mb > start.hwm_mb;
+  s.growth_mb = std::max(0.0, m.hwm_mb - start.rss_mb);
+  return s;
+}
+
+CallStats combine(MPI_Comm comm, const RepSample* samples, int reps) {
+  // Per rep: max over ranks of time, peak and growth; min over ranks of "growth known".
+  const auto R = static_cast<std::size_t>(reps);
+  std::vector<double> maxima(3 * R);
+  std::vector<int> known(R);
+  for (std::size_t r = 0; r < R; ++r) {
+    maxima[3 * r] = samples[r].seconds;
+    maxima[3 * r + 1] = samples[r].peak_mb;
+    maxima[3 * r + 2] = samples[r].growth_mb;
+    known[r] = samples[r].growth_known ? 1 : 0;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, maxima.data(), static_cast<int>(3 * R), MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Allreduce(MPI_IN_PLACE, known.data(), static_cast<int>(R), MPI_INT, MPI_MIN, comm);
+
+  CallStats stats;
+  std::vector<double> times(R);
+  bool all_known = true;
+  double growth = 0.0;
+  for (std::size_t r = 0; r < R; ++r) {
+    times[r] = maxima[3 * r];
+    stats.peak_rss_mb = std::max(stats.peak_rss_mb, maxima[3 * r + 1]);
+    growth = std::max(growth, maxima[3 * r + 2]);
+    all_known = all_known && known[r] != 0;
+  }
+  std::sort(times.begin(), times.end());
+  stats.time_s = R % 2 == 1 ? times[R / 2] : 0.5 * (times[R / 2 - 1] + times[R / 2]);
+  if (all_known) stats.rss_growth_mb = growth;
+  return stats;
+}
+
+}  // namespace detail
+}  // namespace hpart_bench

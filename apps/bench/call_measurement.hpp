@@ -1,0 +1,54 @@
+#pragma once
+// Timing and memory of one collective call, repeated: what every method's record is made of.
+#include <mpi.h>
+
+#include <optional>
+#include <vector>
+
+namespace hpart_bench {
+
+struct CallStats {
+  double time_s = 0.0;                  // median over reps of (max over ranks of the call's wall time)
+  double peak_rss_mb = 0.0;             // max over ranks and reps of VmHWM after the call
+  std::optional<double> rss_growth_mb;  // max over ranks and reps of (peak during call - VmRSS before)
+};
+
+// Whether VmHWM can be reset on this machine; checked once (collective, same answer everywhere).
+bool peak_reset_works(MPI_Comm comm);
+
+// Collective. For each of `reps` repetitions: prepare() (untimed: drop the previous result),
+// release free heap, reset VmHWM, read VmRSS, barrier, time call(), read VmHWM. With a working
+// VmHWM reset the growth is exact; without one, it is known only for repetitions in which the
+// call raised the process's peak on every rank, and absent otherwise.
+template <class Prepare, class Call>
+CallStats measure_calls(MPI_Comm comm, int reps, bool reset_works, Prepare&& prepare, Call&& call);
+
+// Non-template part of measure_calls.
+namespace detail {
+struct RepSample {
+  double seconds = 0.0, peak_mb = 0.0, growth_mb = 0.0;
+  bool growth_known = false;
+};
+struct RepStart {
+  double rss_mb = 0.0, hwm_mb = 0.0;
+};
+RepStart begin_rep(MPI_Comm comm, bool reset_works);
+RepSample end_rep(const RepStart& start, double seconds);
+CallStats combine(MPI_Comm comm, const RepSample* samples, int reps);
+}  // namespace detail
+
+template <class Prepare, class Call>
+CallStats measure_calls(MPI_Comm comm, int reps, bool reset_works, Prepare&& prepare, Call&& call) {
+  std::vector<detail::RepSample> samples;
+  for (int r = 0; r < reps; ++r) {
+    prepare();
+    const detail::RepStart start = detail::begin_rep(comm, reset_works);  // ends with a barrier
+    const double t0 = MPI_Wtime();
+    call();
+    const double t1 = MPI_Wtime();
+    samples.push_back(detail::end_rep(start, t1 - t0));
+  }
+  return detail::combine(comm, samples.data(), reps);
+}
+
+}  // namespace hpart_bench

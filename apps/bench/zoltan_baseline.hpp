@@ -1,0 +1,41 @@
+#pragma once
+// Zoltan geometric partitioners (HSFC, RCB, RIB) as baselines, on the same input and the same
+// communicator as hpart. Compiled only when HPART_HAVE_ZOLTAN.
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hpart/types.hpp"
+#include "point_generators.hpp"
+
+namespace hpart_bench {
+
+// Zoltan_Initialize, once per process, after MPI_Init. Throws std::runtime_error on failure.
+void zoltan_initialize(int argc, char** argv);
+
+// One Zoltan_Struct configured for a method ("hsfc", "rcb" or "rib") and K parts over `pts`
+// (which must outlive it): LB_METHOD, NUM_GLOBAL_PARTS, RETURN_LISTS=PARTS (every local object's
+// part in the export lists), IMBALANCE_TOL 1.001, KEEP_CUTS 0, DEBUG_LEVEL 0, OBJ_WEIGHT_DIM 1
+// when the points carry weights, callbacks for object lists and coordinates.
+class ZoltanPartitioner {
+ public:
+  ZoltanPartitioner(MPI_Comm comm, const std::string& method, int parts, const LocalPoints& pts);
+  ~ZoltanPartitioner();
+  ZoltanPartitioner(const ZoltanPartitioner&) = delete;
+  ZoltanPartitioner& operator=(const ZoltanPartitioner&) = delete;
+
+  // Collective, timed: Zoltan_LB_Partition alone; keeps the returned lists.
+  void partition();
+  // Untimed: the part of each local object from the kept lists; frees them.
+  std::vector<hpart::part_t> take_parts();
+  // Frees kept lists, if any (Zoltan_LB_Free_Part).
+  void free_lists();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hpart_bench

@@ -1,0 +1,21 @@
+# cmake "-DCMD=a|b|c" "-DEXPECT=text" -P expect_failure.cmake
+# Runs CMD (arguments separated by '|') and passes only if it exits with a nonzero status (not a
+# crash) and prints EXPECT exactly once, i.e. from rank 0 alone.
+string(REPLACE "|" ";" cmd "${CMD}")
+execute_process(COMMAND ${cmd} INPUT_FILE /dev/null RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 50)
+set(all "${out}${err}")
+if(rc EQUAL 0)
+  message(FATAL_ERROR "expected a nonzero exit, got 0:\n${all}")
+endif()
+if(NOT rc MATCHES "^[0-9]+$")
+  message(FATAL_ERROR "expected a clean nonzero exit, got '${rc}':\n${all}")
+endif()
+string(FIND "${all}" "${EXPECT}" first)
+string(FIND "${all}" "${EXPECT}" last REVERSE)
+if(first EQUAL -1)
+  message(FATAL_ERROR "expected the message '${EXPECT}', got (exit ${rc}):\n${all}")
+endif()
+if(NOT first EQUAL last)
+  message(FATAL_ERROR "the message '${EXPECT}' appears more than once (only rank 0 should print):\n${all}")
+endif()
+message(STATUS "exit ${rc}, message found once")
