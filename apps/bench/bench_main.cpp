@@ -47,9 +47,10 @@ std::string validate(const Cli& cli, hpart_bench::PointsSuiteConfig& cfg) {
   cfg.seed = cli.seed;
   cfg.cases.clear();
   for (const std::string& name : cli.cases) {
-    hpart_bench::PointCase c{};
-    if (!hpart_bench::point_case_from_string(name, c))
-      return "unknown case '" + name + "' for suite points (available: " + hpart_bench::point_case_names() + ")";
+    hpart_apps::PointCase c{};
+    // The suite's baselines (floor keys) are 3D; the 2D generators serve `hpart generate`.
+    if (!hpart_apps::point_case_from_string(name, c) || hpart_apps::case_dim(c) != 3)
+      return "unknown case '" + name + "' for suite points (available: uniform3d, clusters3d, plane)";
     cfg.cases.push_back(c);
   }
   if (cfg.cases.empty()) return "--cases is empty";

@@ -11,6 +11,9 @@
 
 namespace hpart_bench {
 
+using hpart_apps::LocalPoints;
+using hpart_apps::PointCase;
+
 struct FloorBox {
   double lo[3] = {0, 0, 0};
   double scale[3] = {0, 0, 0};  // (2^21 - 1) / extent, 0 for a flat axis

@@ -11,6 +11,9 @@
 
 namespace hpart_bench {
 
+using hpart_apps::LocalPoints;
+using hpart_apps::PointCase;
+
 struct PointsSuiteConfig {
   long long n = 4000000;
   int parts = 64;

@@ -12,6 +12,9 @@
 
 namespace hpart_bench {
 
+using hpart_apps::LocalPoints;
+using hpart_apps::PointCase;
+
 // Zoltan_Initialize, once per process, after MPI_Init. Throws std::runtime_error on failure.
 void zoltan_initialize(int argc, char** argv);
 

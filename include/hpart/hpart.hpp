@@ -2,6 +2,7 @@
 // Everything a user of hpart includes.
 #include "hpart/comm.hpp"
 #include "hpart/error.hpp"
+#include "hpart/io.hpp"
 #include "hpart/migration.hpp"
 #include "hpart/options.hpp"
 #include "hpart/partition.hpp"

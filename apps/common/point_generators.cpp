@@ -7,7 +7,7 @@
 #include <cmath>
 #include <numbers>
 
-namespace hpart_bench {
+namespace hpart_apps {
 namespace {
 
 constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ULL;
@@ -77,12 +77,15 @@ const char* to_string(PointCase c) {
     case PointCase::uniform3d: return "uniform3d";
     case PointCase::clusters3d: return "clusters3d";
     case PointCase::plane: return "plane";
+    case PointCase::uniform2d: return "uniform2d";
+    case PointCase::clusters2d: return "clusters2d";
   }
   return "?";
 }
 
 bool point_case_from_string(const std::string& name, PointCase& out) {
-  for (PointCase c : {PointCase::uniform3d, PointCase::clusters3d, PointCase::plane})
+  for (PointCase c : {PointCase::uniform3d, PointCase::clusters3d, PointCase::plane, PointCase::uniform2d,
+                      PointCase::clusters2d})
     if (name == to_string(c)) {
       out = c;
       return true;
@@ -90,7 +93,9 @@ bool point_case_from_string(const std::string& name, PointCase& out) {
   return false;
 }
 
-const char* point_case_names() { return "uniform3d, clusters3d, plane"; }
+const char* point_case_names() { return "uniform3d, clusters3d, plane, uniform2d, clusters2d"; }
+
+int case_dim(PointCase c) { return c == PointCase::uniform2d || c == PointCase::clusters2d ? 2 : 3; }
 
 void block_range(long long n, int rank, int ranks, long long& first, long long& count) {
   first = n / ranks * rank + std::min<long long>(rank, n % ranks);
@@ -99,14 +104,16 @@ void block_range(long long n, int rank, int ranks, long long& first, long long& 
 
 LocalPoints generate_points(PointCase kind, long long n, int rank, int ranks, std::uint64_t seed) {
   LocalPoints p;
-  p.dim = 3;
+  p.dim = case_dim(kind);
+  const auto dim = static_cast<std::size_t>(p.dim);
   p.global_n = n;
   long long count = 0;
   block_range(n, rank, ranks, p.first_index, count);
   const auto m = static_cast<std::size_t>(count);
-  p.coords.resize(m * 3);
+  p.coords.resize(m * dim);
   p.ids.resize(m);
-  if (kind == PointCase::clusters3d) p.weights.resize(m);
+  const bool clustered = kind == PointCase::clusters3d || kind == PointCase::clusters2d;
+  if (clustered) p.weights.resize(m);
   const std::uint64_t case_seed = mix64(seed + static_cast<std::uint64_t>(kind) * kGolden);
   const auto clusters = make_clusters(case_seed);
   const auto sm = static_cast<std::ptrdiff_t>(m);
@@ -117,17 +124,19 @@ LocalPoints generate_points(PointCase kind, long long n, int rank, int ranks, st
     const long long g = p.first_index + j;
     p.ids[i] = g;
     CounterRng rng(case_seed, static_cast<std::uint64_t>(g));
-    double* x = &p.coords[i * 3];
+    double* x = &p.coords[i * dim];
     switch (kind) {
       case PointCase::uniform3d:
-        for (int a = 0; a < 3; ++a) x[a] = rng.uniform();
+      case PointCase::uniform2d:
+        for (std::size_t a = 0; a < dim; ++a) x[a] = rng.uniform();
         break;
       case PointCase::plane:
         x[0] = rng.uniform();
         x[1] = rng.uniform();
         x[2] = 0.5;
         break;
-      case PointCase::clusters3d: {
+      case PointCase::clusters3d:
+      case PointCase::clusters2d: {
         const double u = rng.uniform();
         int c = 0;
         while (c + 1 < kClusters && u >= clusters[static_cast<std::size_t>(c)].cumulative) ++c;
@@ -136,7 +145,7 @@ LocalPoints generate_points(PointCase kind, long long n, int rank, int ranks, st
         const auto n23 = rng.normal2();
         x[0] = cl.centre[0] + cl.sigma * n01[0];
         x[1] = cl.centre[1] + cl.sigma * n01[1];
-        x[2] = cl.centre[2] + cl.sigma * n23[0];
+        if (dim == 3) x[2] = cl.centre[2] + cl.sigma * n23[0];
         // Pareto(alpha, x_m = 1) by inversion, clipped.
         p.weights[i] = std::min(kMaxClusterWeight, std::pow(rng.uniform_open0(), -1.0 / kParetoAlpha));
         break;
@@ -146,4 +155,4 @@ LocalPoints generate_points(PointCase kind, long long n, int rank, int ranks, st
   return p;
 }
 
-}  // namespace hpart_bench
+}  // namespace hpart_apps

@@ -1,5 +1,5 @@
 #pragma once
-// Deterministic benchmark point sets. Point i (global index) is drawn from a counter-based hash
+// Deterministic generated point sets, shared by hpart-bench and `hpart generate`. Point i (global index) is drawn from a counter-based hash
 // of (seed, i), so the global input is the same for any number of ranks; each rank generates its
 // contiguous block of global indices.
 #include <cstdint>
@@ -8,14 +8,15 @@
 
 #include "hpart/types.hpp"
 
-namespace hpart_bench {
+namespace hpart_apps {
 
-enum class PointCase { uniform3d, clusters3d, plane };
+enum class PointCase { uniform3d, clusters3d, plane, uniform2d, clusters2d };
 
 const char* to_string(PointCase c);
 // Returns false for an unknown name.
 bool point_case_from_string(const std::string& name, PointCase& out);
-const char* point_case_names();  // "uniform3d, clusters3d, plane"
+const char* point_case_names();  // "uniform3d, clusters3d, plane, uniform2d, clusters2d"
+int case_dim(PointCase c);        // 2 or 3
 
 struct LocalPoints {
   int dim = 3;
@@ -39,8 +40,9 @@ void block_range(long long n, int rank, int ranks, long long& first, long long& 
 //   clusters3d: 20 Gaussian clusters (centres, sigmas and populations fixed by the seed), Pareto
 //               weights (alpha 2.5, minimum 1) clipped at kMaxClusterWeight.
 //   plane:      uniform in the unit square at z = 0.5, unit weights.
+//   uniform2d, clusters2d: the same in 2D (the clusters' x, y and weights as in 3D).
 LocalPoints generate_points(PointCase c, long long n, int rank, int ranks, std::uint64_t seed);
 
 inline constexpr double kMaxClusterWeight = 50.0;
 
-}  // namespace hpart_bench
+}  // namespace hpart_apps

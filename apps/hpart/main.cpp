@@ -1,0 +1,97 @@
+// hpart: the command-line front end. Every rank parses the same argv, so every rank reaches the
+// same verdict on the options without talking; rank 0 alone prints.
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+
+#include "commands.hpp"
+#include "hpart/hpart.hpp"
+
+namespace {
+
+constexpr const char* kFooter = R"(
+Examples (under mpirun; as root add --allow-run-as-root --oversubscribe):
+  mpirun -np 4 hpart generate --shape clusters2d --n 200000 --out pts.txt
+  mpirun -np 4 hpart partition --points pts.txt --dim 2 --parts 16 --out pts.part --png pts.png
+  mpirun -np 2 hpart partition --points big.txt --parts 64 --method morton --imbalance 0.01
+
+Point files are text, one point per line: `x y [z] [w]` (blanks or commas between numbers;
+'#' and '%' lines are comments). Each rank reads its own byte range of the file. The part file
+has one part id per point, in file order (the METIS .part convention).
+
+Exit codes: 0 success, 1 bad command line, 2 bad input or failed I/O (the message says which
+line or value), 3 internal error. Set HPART_VERBOSE=1 (or 2) for phase timings on rank 0.)";
+
+void add_partition(CLI::App& app, hpart_cli::PartitionArgs& a) {
+  CLI::App* cmd = app.add_subcommand("partition", "partition a point file into K parts along a space-filling curve");
+  cmd->add_option("--points", a.points, "text point file: `x y [z] [w]` per line")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--parts", a.parts, "number of parts K (any K >= 1; independent of the number of ranks)")
+      ->required()->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--method", a.method,
+                  "hilbert: best locality (default); morton: cheaper keys, somewhat longer part boundaries")
+      ->check(CLI::IsMember({"hilbert", "morton"}))->capture_default_str();
+  cmd->add_option("--imbalance", a.imbalance,
+                  "allowed imbalance of the part weights: max part / target - 1 (0.001 = 0.1%)")
+      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  cmd->add_option("--dim", a.dim,
+                  "0: from the column count (2: x y; 3: x y z; 4: x y z w); 2 or 3: force it (x y w needs --dim 2)")
+      ->check(CLI::IsMember({0, 2, 3}))->capture_default_str();
+  cmd->add_option("--out", a.out, "write one part id per point, in file order");
+  cmd->add_option("--png", a.png, "draw the points coloured by part (3D: the two widest axes)");
+  cmd->add_option("--png-size", a.png_size, "pixels on the picture's longer side")->check(CLI::Range(16, 8192))
+      ->capture_default_str();
+  cmd->add_flag("--quiet", a.quiet, "print nothing on success");
+}
+
+void add_generate(CLI::App& app, hpart_cli::GenerateArgs& a) {
+  CLI::App* cmd = app.add_subcommand("generate", "write a generated point set (the same file for any rank count)");
+  cmd->add_option("--shape", a.shape,
+                  "uniform2d, uniform3d: uniform in the unit square/cube; clusters2d, clusters3d: 20 Gaussian "
+                  "clusters with heavy-tailed weights (written as a last column); plane: 3D points on z = 0.5")
+      ->capture_default_str();
+  cmd->add_option("--n", a.n, "number of points")->check(CLI::Range(1LL, 1LL << 40))->capture_default_str();
+  cmd->add_option("--seed", a.seed, "random seed")->capture_default_str();
+  cmd->add_option("--out", a.out, "output point file")->required();
+  cmd->add_flag("--quiet", a.quiet, "print nothing on success");
+}
+
+int run(int argc, char** argv, const hpart::Comm& comm) {
+  CLI::App app{"hpart " HPART_VERSION_STRING ": dynamic partitioning for MPI+OpenMP codes.\n"
+               "Partitions point sets across the ranks of an mpirun job with Hilbert or Morton curves and\n"
+               "exact weighted splitters; reads and writes files in parallel."};
+  app.footer(kFooter);
+  app.require_subcommand(1);
+  hpart_cli::PartitionArgs partition;
+  hpart_cli::GenerateArgs generate;
+  add_partition(app, partition);
+  add_generate(app, generate);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (comm.rank() != 0) return e.get_exit_code() == 0 ? 0 : 1;
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 1;
+  }
+  if (app.got_subcommand("partition")) return hpart_cli::run_partition(comm, partition);
+  return hpart_cli::run_generate(comm, generate);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int status = 0;
+  {
+    const hpart::Comm comm(MPI_COMM_WORLD);
+    try {
+      status = run(argc, argv, comm);
+    } catch (const hpart::Error& e) {
+      if (comm.rank() == 0) std::fprintf(stderr, "hpart: error: %s\n", e.what());
+      status = e.code() == hpart::ErrorCode::internal ? 3 : 2;
+    }
+  }
+  MPI_Finalize();
+  return status;
+}

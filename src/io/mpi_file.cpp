@@ -1,0 +1,96 @@
+#include "io/mpi_file.hpp"
+
+#include <algorithm>
+
+#include "hpart/error.hpp"
+
+namespace hpart::detail {
+namespace {
+constexpr std::size_t kMaxPiece = std::size_t{1} << 30;
+}
+
+std::string mpi_error_string(int code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(code, text, &len);
+  return std::string(text, static_cast<std::size_t>(len));
+}
+
+MpiFile::MpiFile(const Comm& comm, const std::string& path, Mode mode) : path_(path) {
+  const int amode = mode == Mode::read ? MPI_MODE_RDONLY : (MPI_MODE_WRONLY | MPI_MODE_CREATE);
+  // MPI-IO returns errors (MPI_ERRORS_RETURN is the default handler for files).
+  const int rc = MPI_File_open(comm.get(), path.c_str(), amode, MPI_INFO_NULL, &file_);
+  std::string message;
+  if (rc != MPI_SUCCESS) {
+    message = "cannot open '" + path + "' for " + (mode == Mode::read ? "reading" : "writing") + ": " +
+              mpi_error_string(rc);
+    file_ = MPI_FILE_NULL;
+  }
+  // Open is collective, so either all ranks hold the file or none; agree before going on.
+  try {
+    comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::io, message);
+  } catch (...) {
+    if (file_ != MPI_FILE_NULL) MPI_File_close(&file_);
+    throw;
+  }
+  if (mode == Mode::write_truncate) {
+    const int trc = MPI_File_set_size(file_, 0);  // collective
+    comm.agree(trc == MPI_SUCCESS ? ErrorCode::ok : ErrorCode::io,
+               trc == MPI_SUCCESS ? std::string() : "cannot truncate '" + path + "': " + mpi_error_string(trc));
+  }
+}
+
+MpiFile::~MpiFile() {
+  if (file_ != MPI_FILE_NULL) MPI_File_close(&file_);
+}
+
+long long MpiFile::size() const {
+  MPI_Offset s = 0;
+  const int rc = MPI_File_get_size(file_, &s);
+  if (rc != MPI_SUCCESS) throw Error(ErrorCode::io, "cannot get the size of '" + path_ + "': " + mpi_error_string(rc));
+  return static_cast<long long>(s);
+}
+
+std::size_t MpiFile::read_at(long long offset, char* buffer, std::size_t bytes) const {
+  std::size_t done = 0;
+  while (done < bytes) {
+    const std::size_t piece = std::min(kMaxPiece, bytes - done);
+    MPI_Status status;
+    const int rc = MPI_File_read_at(file_, static_cast<MPI_Offset>(offset) + static_cast<MPI_Offset>(done),
+                                    buffer + done, static_cast<int>(piece), MPI_CHAR, &status);
+    if (rc != MPI_SUCCESS) throw Error(ErrorCode::io, "cannot read '" + path_ + "': " + mpi_error_string(rc));
+    int got = 0;
+    MPI_Get_count(&status, MPI_CHAR, &got);
+    done += static_cast<std::size_t>(got);
+    if (static_cast<std::size_t>(got) < piece) break;  // end of file
+  }
+  return done;
+}
+
+void MpiFile::write_at(long long offset, const char* buffer, std::size_t bytes) const {
+  std::size_t done = 0;
+  while (done < bytes) {
+    const std::size_t piece = std::min(kMaxPiece, bytes - done);
+    MPI_Status status;
+    const int rc = MPI_File_write_at(file_, static_cast<MPI_Offset>(offset) + static_cast<MPI_Offset>(done),
+                                     buffer + done, static_cast<int>(piece), MPI_CHAR, &status);
+    if (rc != MPI_SUCCESS) throw Error(ErrorCode::io, "cannot write '" + path_ + "': " + mpi_error_string(rc));
+    done += piece;
+  }
+}
+
+void write_ordered_text(const Comm& comm, const std::string& path, const std::string& text) {
+  long long bytes = static_cast<long long>(text.size()), offset = 0;
+  MPI_Exscan(&bytes, &offset, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
+  if (comm.rank() == 0) offset = 0;  // Exscan leaves rank 0's result undefined
+  const MpiFile file(comm, path, MpiFile::Mode::write_truncate);
+  std::string message;
+  try {
+    file.write_at(offset, text.data(), text.size());
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::io, message);
+}
+
+}  // namespace hpart::detail

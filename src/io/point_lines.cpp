@@ -1,0 +1,103 @@
+#include "io/point_lines.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+namespace hpart::detail {
+namespace {
+
+// Lines in `text`: one per '\n', plus a last one without '\n'.
+long long count_lines(std::string_view text) {
+  long long n = 0;
+  for (char c : text) n += c == '\n' ? 1 : 0;
+  return n + (!text.empty() && text.back() != '\n' ? 1 : 0);
+}
+
+constexpr bool is_separator(char c) { return c == ' ' || c == '\t' || c == ',' || c == '\r'; }
+
+// Parses one line's values onto `out`; returns "" or why the line is malformed.
+std::string parse_line(std::string_view line, std::vector<double>& out, int& count) {
+  count = 0;
+  const char* p = line.data();
+  const char* end = p + line.size();
+  while (true) {
+    while (p < end && is_separator(*p)) ++p;
+    if (p == end) return {};
+    if (*p == '+') ++p;  // from_chars rejects a leading '+', which other writers emit
+    double v = 0.0;
+    const auto [next, ec] = std::from_chars(p, end, v);
+    if (ec == std::errc::result_out_of_range) return "value " + std::to_string(count + 1) + " is out of range";
+    if (ec != std::errc() || (next < end && !is_separator(*next))) {
+      const char* stop = p;
+      while (stop < end && !is_separator(*stop)) ++stop;
+      return "value " + std::to_string(count + 1) + " '" + std::string(p, stop) + "' is not a number";
+    }
+    if (!std::isfinite(v)) return "value " + std::to_string(count + 1) + " is not finite";
+    out.push_back(v);
+    ++count;
+    p = next;
+  }
+}
+
+// Whether a line holds a point (not blank, not a comment).
+bool is_data_line(std::string_view line) {
+  std::size_t first = 0;
+  while (first < line.size() && is_separator(line[first])) ++first;
+  return first < line.size() && line[first] != '#' && line[first] != '%';
+}
+
+// Calls f(line, index) for each line; stops when f returns false.
+template <class F>
+void for_each_line(std::string_view text, F&& f) {
+  std::size_t pos = 0;
+  long long index = 0;
+  while (pos < text.size()) {
+    std::size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    if (!f(text.substr(pos, eol - pos), index++, eol + 1)) return;
+    pos = eol + 1;
+  }
+}
+
+}  // namespace
+
+long long data_line_index(std::string_view text, long long k) {
+  long long found = -1;
+  for_each_line(text, [&](std::string_view line, long long index, std::size_t) {
+    if (is_data_line(line) && k-- == 0) found = index;
+    return found < 0;
+  });
+  return found;
+}
+
+PointLines parse_point_lines(std::string_view text) {
+  PointLines r;
+  for_each_line(text, [&](std::string_view line, long long index, std::size_t next) {
+    r.lines = index + 1;
+    if (!is_data_line(line)) return true;
+    int count = 0;
+    const std::size_t before = r.values.size();
+    std::string reason = parse_line(line, r.values, count);
+    if (reason.empty() && r.data_lines > 0 && count != r.columns) {
+      reason = "has " + std::to_string(count) + " values, but the first point line has " + std::to_string(r.columns);
+      r.bad_count = count;
+    }
+    if (!reason.empty()) {
+      r.values.resize(before);
+      r.bad_line = index;
+      r.bad_reason = std::move(reason);
+      // The caller numbers the next rank's lines after ours, so count the rest too.
+      r.lines += count_lines(text.substr(std::min(next, text.size())));
+      return false;
+    }
+    if (r.data_lines++ == 0) {
+      r.columns = count;
+      r.first_data_line = index;
+    }
+    return true;
+  });
+  return r;
+}
+
+}  // namespace hpart::detail

@@ -1,0 +1,155 @@
+// Parallel text point reader: each rank reads the lines that start in its 1/R-th of the file's
+// bytes, parses them, and the ranks agree on the column count and on the first bad line.
+#include <mpi.h>
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <string>
+#include <string_view>
+
+#include "hpart/io.hpp"
+#include "io/mpi_file.hpp"
+#include "io/point_lines.hpp"
+
+namespace hpart {
+namespace {
+
+constexpr std::size_t kOverhang = 1 << 16;  // read-ahead for the line that crosses our end
+
+// The bytes of the lines that start in [begin, end) of the file. A line starts at byte 0 or
+// right after a '\n'; the next rank computes the same boundary, so every line is read once.
+std::string my_lines(const detail::MpiFile& file, long long size, long long begin, long long end) {
+  if (begin >= end) return {};
+  const long long from = std::max(begin - 1, 0LL);
+  std::string buf(static_cast<std::size_t>(end - from), '\0');
+  buf.resize(file.read_at(from, buf.data(), buf.size()));
+  std::size_t start = 0;
+  if (begin > 0) {
+    const std::size_t nl = buf.find('\n');
+    if (nl == std::string::npos || static_cast<long long>(nl) + from + 1 >= end) return {};
+    start = nl + 1;
+  }
+  // Our last line ends at the first '\n' at or after byte end - 1.
+  std::size_t search = static_cast<std::size_t>(end - 1 - from);
+  long long next = end;
+  while (true) {
+    const std::size_t nl = buf.find('\n', search);
+    if (nl != std::string::npos) {
+      buf.resize(nl + 1);
+      break;
+    }
+    if (next >= size) break;  // the file's last line has no '\n'
+    const std::size_t old = buf.size();
+    buf.resize(old + kOverhang);
+    const std::size_t got = file.read_at(next, buf.data() + old, kOverhang);
+    buf.resize(old + got);
+    if (got == 0) break;
+    search = old;
+    next += static_cast<long long>(got);
+  }
+  return buf.substr(start);
+}
+
+std::string at_line(const std::string& path, long long line, const std::string& what) {
+  return path + ":" + std::to_string(line) + ": " + what;
+}
+
+std::string shortest(double v) {
+  char digits[32];
+  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v);
+  return std::string(digits, end);
+}
+
+}  // namespace
+
+PointFile read_points_text(const Comm& comm, const std::string& path, int dim) {
+  comm.agree(dim == 0 || dim == 2 || dim == 3 ? ErrorCode::ok : ErrorCode::invalid_argument,
+             dim == 0 || dim == 2 || dim == 3 ? std::string()
+                                              : "read_points_text: dim must be 0 (from the columns), 2 or 3");
+  detail::PointLines parsed;
+  std::string text;  // kept to name the line of a bad weight found after the columns are known
+  {
+    const detail::MpiFile file(comm, path, detail::MpiFile::Mode::read);
+    const long long size = file.size();
+    const long long r = comm.rank(), R = comm.size();
+    std::string message;
+    try {
+      text = my_lines(file, size, size / R * r + std::min(r, size % R), size / R * (r + 1) + std::min(r + 1, size % R));
+    } catch (const Error& e) {
+      message = e.what();
+    }
+    comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::io, message);
+    parsed = detail::parse_point_lines(text);
+  }
+
+  // Line numbers and point ordinals of this rank's first line and point.
+  long long mine[2] = {parsed.lines, parsed.data_lines}, before[2] = {0, 0}, total[2] = {0, 0};
+  MPI_Exscan(mine, before, 2, MPI_LONG_LONG, MPI_SUM, comm.get());
+  if (comm.rank() == 0) before[0] = before[1] = 0;  // Exscan leaves rank 0's result undefined
+  MPI_Allreduce(mine, total, 2, MPI_LONG_LONG, MPI_SUM, comm.get());
+
+  // The file's column count is that of its first point line, on the first rank holding points.
+  int has = parsed.data_lines > 0 ? comm.rank() : INT_MAX, first_rank = INT_MAX;
+  MPI_Allreduce(&has, &first_rank, 1, MPI_INT, MPI_MIN, comm.get());
+  long long head[2] = {parsed.columns, before[0] + parsed.first_data_line + 1};
+  if (first_rank != INT_MAX) MPI_Bcast(head, 2, MPI_LONG_LONG, first_rank, comm.get());
+  const int columns = static_cast<int>(head[0]);
+
+  // A rank's first point line precedes its first malformed line, so report a column mismatch
+  // first: the lowest failing rank then names the first bad line of the whole file.
+  auto mismatch = [&](long long line, int count) {
+    return at_line(path, before[0] + line + 1,
+                   "has " + std::to_string(count) + " values, but line " + std::to_string(head[1]) + " has " +
+                       std::to_string(columns));
+  };
+  std::string message;
+  if (parsed.data_lines > 0 && parsed.columns != columns) {
+    message = mismatch(parsed.first_data_line, parsed.columns);
+  } else if (parsed.bad_count >= 0) {
+    message = mismatch(parsed.bad_line, parsed.bad_count);
+  } else if (parsed.bad_line >= 0) {
+    message = at_line(path, before[0] + parsed.bad_line + 1, parsed.bad_reason);
+  }
+  comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::io, message);
+  if (first_rank == INT_MAX)
+    comm.agree(ErrorCode::io, path + ": no points (the file is empty or holds only blank and comment lines)");
+
+  PointFile out;
+  const bool columns_ok = dim == 0 ? columns >= 2 && columns <= 4 : columns == dim || columns == dim + 1;
+  if (!columns_ok)
+    comm.agree(ErrorCode::io, at_line(path, head[1],
+                                      "has " + std::to_string(columns) + " values; expected " +
+                                          (dim == 2   ? std::string("'x y' or 'x y w' (--dim 2)")
+                                           : dim == 3 ? std::string("'x y z' or 'x y z w' (--dim 3)")
+                                                      : std::string("'x y', 'x y z' or 'x y z w'"))));
+  out.dim = dim != 0 ? dim : (columns == 2 ? 2 : 3);
+  out.weighted = columns == out.dim + 1;
+  out.global_count = total[1];
+
+  const auto n = static_cast<std::size_t>(parsed.data_lines);
+  const auto d = static_cast<std::size_t>(out.dim);
+  const auto c = static_cast<std::size_t>(columns);
+  out.coords.resize(n * d);
+  if (out.weighted) out.weights.resize(n);
+  out.ids.resize(n);
+  long long negative = -1;  // point index of the first negative weight
+  for (std::size_t i = 0; i < n; ++i) {
+    std::copy_n(parsed.values.begin() + static_cast<std::ptrdiff_t>(i * c), d, out.coords.begin() + static_cast<std::ptrdiff_t>(i * d));
+    if (out.weighted) {
+      out.weights[i] = parsed.values[i * c + d];
+      if (out.weights[i] < 0 && negative < 0) negative = static_cast<long long>(i);
+    }
+    out.ids[i] = before[1] + static_cast<gid_t>(i);
+  }
+  message.clear();
+  if (negative >= 0) {
+    message = at_line(path, before[0] + detail::data_line_index(text, negative) + 1,
+                      "negative weight " + shortest(out.weights[static_cast<std::size_t>(negative)]) +
+                          "; weights must be >= 0");
+  }
+  comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::invalid_input, message);
+  return out;
+}
+
+}  // namespace hpart

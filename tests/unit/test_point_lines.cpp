@@ -1,0 +1,78 @@
+// The text point parser without MPI or files: formats it accepts, and the line it blames.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "io/point_lines.hpp"
+
+using hpart::detail::data_line_index;
+using hpart::detail::parse_point_lines;
+
+TEST(PointLines, ParsesBlankCommaAndTabSeparatedValues) {
+  const auto r = parse_point_lines("1 2 3\n4,5,6\n7\t8\t 9\n+1e-3 -2.5E2 .5\n");
+  ASSERT_EQ(r.bad_line, -1) << r.bad_reason;
+  EXPECT_EQ(r.columns, 3);
+  EXPECT_EQ(r.lines, 4);
+  EXPECT_EQ(r.data_lines, 4);
+  const std::vector<double> want{1, 2, 3, 4, 5, 6, 7, 8, 9, 1e-3, -250, 0.5};
+  EXPECT_EQ(r.values, want);
+}
+
+TEST(PointLines, SkipsCommentsAndBlankLinesButCountsThem) {
+  const auto r = parse_point_lines("# header\n\n   \n% matrix-market style\n1 2\n\n3 4");
+  ASSERT_EQ(r.bad_line, -1) << r.bad_reason;
+  EXPECT_EQ(r.lines, 7);  // the last line has no '\n' and still counts
+  EXPECT_EQ(r.data_lines, 2);
+  EXPECT_EQ(r.first_data_line, 4);
+  EXPECT_EQ(r.values, (std::vector<double>{1, 2, 3, 4}));
+}
+
+TEST(PointLines, AcceptsWindowsLineEnds) {
+  const auto r = parse_point_lines("1 2\r\n3 4\r\n");
+  ASSERT_EQ(r.bad_line, -1) << r.bad_reason;
+  EXPECT_EQ(r.values, (std::vector<double>{1, 2, 3, 4}));
+}
+
+TEST(PointLines, EmptyBufferHasNoLines) {
+  const auto r = parse_point_lines("");
+  EXPECT_EQ(r.lines, 0);
+  EXPECT_EQ(r.data_lines, 0);
+  EXPECT_EQ(r.first_data_line, -1);
+}
+
+TEST(PointLines, BlamesTheFirstMalformedLineAndStillCountsAllLines) {
+  const auto r = parse_point_lines("1 2\n3 x\n5 6\n7\n");
+  EXPECT_EQ(r.bad_line, 1);
+  EXPECT_NE(r.bad_reason.find("'x' is not a number"), std::string::npos) << r.bad_reason;
+  EXPECT_EQ(r.lines, 4);
+  EXPECT_EQ(r.data_lines, 1);
+  EXPECT_EQ(r.values.size(), 2u);  // the bad line's values are not kept
+}
+
+TEST(PointLines, RejectsColumnCountChanges) {
+  const auto r = parse_point_lines("1 2 3\n4 5\n");
+  EXPECT_EQ(r.bad_line, 1);
+  EXPECT_NE(r.bad_reason.find("has 2 values"), std::string::npos) << r.bad_reason;
+}
+
+TEST(PointLines, RejectsNonFiniteAndOutOfRangeValues) {
+  for (const char* text : {"1 nan\n", "1 inf\n", "1 -inf\n", "1 1e999\n"}) {
+    const auto r = parse_point_lines(text);
+    EXPECT_EQ(r.bad_line, 0) << text;
+  }
+}
+
+TEST(PointLines, RejectsTrailingGarbageInANumber) {
+  for (const char* text : {"1 2x\n", "1 2.0.0\n", "1 --2\n", "1 2;3\n"}) {
+    const auto r = parse_point_lines(text);
+    EXPECT_EQ(r.bad_line, 0) << text;
+  }
+}
+
+TEST(PointLines, FindsTheLineOfTheKthPoint) {
+  const std::string text = "# c\n1 2\n\n3 4\n5 6\n";
+  EXPECT_EQ(data_line_index(text, 0), 1);
+  EXPECT_EQ(data_line_index(text, 1), 3);
+  EXPECT_EQ(data_line_index(text, 2), 4);
+  EXPECT_EQ(data_line_index(text, 3), -1);
+}
