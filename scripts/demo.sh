@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The main job on a built-in default: builds hpart, then at np 4 partitions a generated point
-# set, migrates it, lets the load shift and rebalances, printing a table each time.
+# The main job on a built-in default: builds hpart, then at np 4
+#  1. partitions a generated point set, migrates it, lets the load shift and rebalances (table);
+#  2. runs the hpart CLI on a generated 2D file: partition table, part file and a PNG picture.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
@@ -9,3 +10,11 @@ mpi=(mpirun --oversubscribe --bind-to none)
 [[ $(id -u) -eq 0 ]] && mpi+=(--allow-run-as-root)
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 "${mpi[@]}" -np 4 "$build/examples/basic/points_demo" --n "${HPART_DEMO_N:-2000000}" --parts 64
+
+out="$build/demo"
+mkdir -p "$out"
+echo
+echo "== hpart CLI: generate a clustered 2D point file, partition it, draw it =="
+"${mpi[@]}" -np 4 "$build/apps/hpart/hpart" generate --shape clusters2d --n 500000 --out "$out/points.txt"
+"${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition --points "$out/points.txt" --dim 2 --parts 16 \
+  --out "$out/points.part" --png "$out/points.png"
