@@ -29,6 +29,12 @@ struct CurveObjects {
   std::span<const double> weights;  // empty: unit weights
   int stride = 1;                   // weights per object; the first is balanced
   int weight_exponent = 0;
+  double weight_scale = 1.0;        // 2^-weight_exponent: scaling by a power of two is exact, like ldexp
+
+  void set_weight_exponent(int e) {
+    weight_exponent = e;
+    weight_scale = std::ldexp(1.0, -e);
+  }
 
   [[nodiscard]] std::size_t size() const { return keys.size(); }
   [[nodiscard]] Order order(std::size_t i) const {
@@ -36,7 +42,7 @@ struct CurveObjects {
   }
   [[nodiscard]] std::int64_t weight(std::size_t i) const {
     if (weights.empty()) return 1;
-    return static_cast<std::int64_t>(std::ldexp(weights[i * static_cast<std::size_t>(stride)], -weight_exponent));
+    return static_cast<std::int64_t>(weights[i * static_cast<std::size_t>(stride)] * weight_scale);
   }
 };
 

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -89,7 +90,9 @@ Partition partition(const Comm& comm, const PointSet& points, const Options& opt
 
   const GlobalExtent extent = global_extent(comm, points);
   const detail::Stopwatch key_clock;
-  std::vector<std::uint64_t> keys(n);
+  // Written in full by compute_keys: no zero fill (a whole extra pass over fresh pages).
+  const auto key_buffer = std::make_unique_for_overwrite<std::uint64_t[]>(n);
+  const std::span<std::uint64_t> keys(key_buffer.get(), n);
   geometry::compute_keys(points.coords, points.dim, extent.box,
                          opts.method == Method::morton ? geometry::Curve::morton : geometry::Curve::hilbert, keys);
   const double key_seconds = key_clock.seconds();
@@ -102,7 +105,7 @@ Partition partition(const Comm& comm, const PointSet& points, const Options& opt
   if (!points.weights.empty() && extent.max_weight > 0.0) {
     objects.weights = points.weights;
     objects.stride = points.ncon;
-    objects.weight_exponent = weight_exponent(extent.max_weight, counts[0]);
+    objects.set_weight_exponent(weight_exponent(extent.max_weight, counts[0]));
   }
 
   sfc::SplitterSearchOptions search;

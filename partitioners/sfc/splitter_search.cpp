@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "balance/chains.hpp"
@@ -21,7 +22,6 @@ struct Segment {
   std::int64_t count = 0;
 };
 
-Order prefix_of(Order v, int level) { return level >= 128 ? v : (level <= 0 ? 0 : v >> (128 - level)); }
 
 void allreduce_sum(std::vector<std::int64_t>& v, const Comm& comm) {
   MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_INT64_T, MPI_SUM, comm.get());
@@ -49,21 +49,90 @@ std::vector<std::int64_t> first_histogram(const CurveObjects& objects, int bits)
   return hist;
 }
 
-// Local objects whose top `bits` key bits name a flagged bucket, in local order.
-std::vector<std::size_t> select_in_buckets(const CurveObjects& objects, const std::vector<unsigned char>& flagged,
-                                           int bits) {
+// A local object inside a range that holds an unresolved cut, copied out of the object arrays
+// so that later rounds stream through a compact array instead of gathering by index.
+struct Candidate {
+  Order v;
+  std::int64_t weight;
+  std::int64_t cell;  // index of its range among the active ones, then of its cell in the round
+};
+
+// The local candidates, in one exactly sized allocation: growing vectors would copy them into
+// fresh pages several times, and page faults dominate this pass on many machines.
+struct CandidateList {
+  std::unique_ptr<Candidate[]> data;
+  std::size_t size = 0;
+  [[nodiscard]] Candidate* begin() const { return data.get(); }
+  [[nodiscard]] Candidate* end() const { return data.get() + size; }
+};
+
+// The local objects with slot_of(i) >= 0 (inside an active range), tagged with that slot.
+// Two passes per thread (count, then fill at the thread's offset) keep the output in local order.
+template <class SlotOf>
+CandidateList select_candidates(const CurveObjects& objects, SlotOf slot_of) {
   const auto n = static_cast<std::ptrdiff_t>(objects.size());
-  std::vector<std::vector<std::size_t>> per_thread(static_cast<std::size_t>(omp_get_max_threads()));
+  const auto threads = static_cast<std::size_t>(omp_get_max_threads());
+  std::vector<std::size_t> offset(threads + 1, 0);
+  CandidateList out;
 #pragma omp parallel
   {
-    auto& mine = per_thread[static_cast<std::size_t>(omp_get_thread_num())];
-#pragma omp for schedule(static) nowait
-    for (std::ptrdiff_t i = 0; i < n; ++i)
-      if (flagged[objects.keys[static_cast<std::size_t>(i)] >> (64 - bits)]) mine.push_back(static_cast<std::size_t>(i));
+    const auto t = static_cast<std::size_t>(omp_get_thread_num());
+    std::size_t mine = 0;
+#pragma omp for schedule(static)
+    for (std::ptrdiff_t i = 0; i < n; ++i) mine += slot_of(static_cast<std::size_t>(i)) >= 0;
+    offset[t + 1] = mine;
+#pragma omp barrier
+#pragma omp single
+    {
+      for (std::size_t k = 0; k < threads; ++k) offset[k + 1] += offset[k];
+      out.size = offset[threads];
+      // One spare record: the branch-free fill below writes every object and advances only
+      // past those inside an active range (a data-dependent branch here mispredicts often).
+      out.data = std::make_unique_for_overwrite<Candidate[]>(out.size + 1);
+    }
+    Candidate* dst = out.data.get() + offset[t];
+#pragma omp for schedule(static)
+    for (std::ptrdiff_t i = 0; i < n; ++i) {
+      const auto idx = static_cast<std::size_t>(i);
+      const std::int32_t a = slot_of(idx);
+      *dst = Candidate{objects.order(idx), objects.weight(idx), a};
+      dst += a >= 0 ? 1 : 0;
+    }
   }
-  std::vector<std::size_t> all;
-  for (const auto& part : per_thread) all.insert(all.end(), part.begin(), part.end());
-  return all;
+  return out;
+}
+
+// Adds each candidate to its cell (range slot * sub + next `bits` bits below `shift`) and
+// leaves the cell index in the candidate for the next round's filter.
+std::vector<std::int64_t> cell_histogram(CandidateList& cand, std::size_t cells, int shift, int bits) {
+  std::vector<std::int64_t> hist(2 * cells, 0);
+  const Order mask = (static_cast<Order>(1) << bits) - 1;
+  for (Candidate& c : cand) {
+    const auto cell = static_cast<std::size_t>(c.cell) * (std::size_t{1} << bits) +
+                      static_cast<std::size_t>((c.v >> shift) & mask);
+    hist[2 * cell] += c.weight;
+    hist[2 * cell + 1] += 1;
+    c.cell = static_cast<std::int64_t>(cell);
+  }
+  return hist;
+}
+
+// Keeps the candidates whose cell became an active range (remap[cell] >= 0), renumbered.
+void keep_active(CandidateList& cand, const std::vector<std::int32_t>& remap) {
+  std::size_t kept = 0;
+  for (const Candidate& c : cand) {
+    const std::int32_t a = remap[static_cast<std::size_t>(c.cell)];
+    cand.data[kept] = Candidate{c.v, c.weight, a};  // branch-free, as in select_candidates
+    kept += a >= 0 ? 1 : 0;
+  }
+  cand.size = kept;
+}
+
+// Bits per active range this round: all ranges together get at most 2^budget cells.
+int round_bits(std::size_t active, int budget, int level) {
+  int log2_active = 0;
+  while ((std::size_t{1} << log2_active) < active) ++log2_active;
+  return std::min(std::max(budget - log2_active, 4), 128 - level);
 }
 
 // Segments (by index) that hold a cut not yet within tolerance; sorted, unique.
@@ -122,58 +191,50 @@ std::vector<Order> find_splitters(const Comm& comm, const CurveObjects& objects,
 
   SplitterSearchStats local_stats;
   local_stats.rounds = 1;
-  std::vector<std::size_t> candidates;  // local objects inside the current active segments
-  bool first_refinement = true;
-  for (;;) {
+  CandidateList cand;                    // local objects inside the current active ranges
+  std::vector<std::int32_t> first_slot;  // first-level bucket -> index of its active range, or -1
+  std::vector<std::int64_t> cell_of;     // per segment: its cell in the last round, or -1
+  std::size_t last_cells = 0;
+  for (int round = 1;; ++round) {
     const std::vector<std::size_t> active = unresolved_segments(segs, cut_target, cut_tol);
     if (active.empty()) break;
-    // Every active segment was created by the previous round, so all share one level.
-    const int level = segs[active.front()].level;
-    const int bits = std::min(opts.refine_bits, 128 - level);
-    const std::size_t sub = std::size_t{1} << bits;
-    std::vector<Order> active_prefix(active.size());
-    for (std::size_t a = 0; a < active.size(); ++a) active_prefix[a] = prefix_of(segs[active[a]].start, level);
-
-    auto active_index = [&](Order v) -> std::ptrdiff_t {
-      const Order p = prefix_of(v, level);
-      const auto it = std::lower_bound(active_prefix.begin(), active_prefix.end(), p);
-      return (it != active_prefix.end() && *it == p) ? it - active_prefix.begin() : -1;
-    };
-
-    // Narrow the candidate list to the objects inside active segments.
-    std::vector<std::size_t> next;
-    if (first_refinement) {
-      // First-level buckets are indexed by the top key bits: a flag table beats a search.
-      std::vector<unsigned char> is_active(buckets, 0);
-      for (std::size_t s : active) is_active[s] = 1;
-      next = select_in_buckets(objects, is_active, first_bits);
-      first_refinement = false;
+    std::vector<std::int32_t> remap;  // cell of the last round -> index of its active range
+    if (round > 1) {
+      // Every active range is a cell of the last round (a resolved cut stays resolved).
+      remap.assign(last_cells, -1);
+      for (std::size_t a = 0; a < active.size(); ++a)
+        remap[static_cast<std::size_t>(cell_of[active[a]])] = static_cast<std::int32_t>(a);
+    }
+    if (round == 1) {
+      // First-level buckets are indexed by the top key bits: a slot table beats a search.
+      first_slot.assign(buckets, -1);
+      for (std::size_t a = 0; a < active.size(); ++a) first_slot[active[a]] = static_cast<std::int32_t>(a);
+      cand = select_candidates(objects, [&](std::size_t i) { return first_slot[objects.keys[i] >> (64 - first_bits)]; });
     } else {
-      for (std::size_t i : candidates)
-        if (active_index(objects.order(i)) >= 0) next.push_back(i);
+      keep_active(cand, remap);
     }
-    candidates.swap(next);
-    local_stats.max_candidates = std::max(local_stats.max_candidates, candidates.size());
+    local_stats.max_candidates = std::max(local_stats.max_candidates, cand.size);
 
-    std::vector<std::int64_t> sub_hist(2 * active.size() * sub, 0);
+    const int level = segs[active.front()].level;
+    const int bits = round_bits(active.size(), opts.refine_budget_bits, level);
+    const std::size_t sub = std::size_t{1} << bits;
     const int shift = 128 - level - bits;
-    for (std::size_t i : candidates) {
-      const Order v = objects.order(i);
-      const auto a = static_cast<std::size_t>(active_index(v));
-      const auto k = static_cast<std::size_t>((v >> shift) & static_cast<Order>(sub - 1));
-      sub_hist[2 * (a * sub + k)] += objects.weight(i);
-      sub_hist[2 * (a * sub + k) + 1] += 1;
-    }
+    last_cells = active.size() * sub;
+    std::vector<std::int64_t> sub_hist = cell_histogram(cand, last_cells, shift, bits);
     allreduce_sum(sub_hist, comm);
 
     std::vector<Segment> refined;
-    refined.reserve(segs.size() + active.size() * (sub - 1));
+    refined.reserve(segs.size() + last_cells);
+    cell_of.assign(segs.size() + last_cells - active.size(), -1);
     std::size_t a = 0;
     for (std::size_t s = 0; s < segs.size(); ++s) {
       if (a < active.size() && active[a] == s) {
-        for (std::size_t k = 0; k < sub; ++k)
+        for (std::size_t k = 0; k < sub; ++k) {
+          const std::size_t cell = a * sub + k;
+          cell_of[refined.size()] = static_cast<std::int64_t>(cell);
           refined.push_back(Segment{segs[s].start + (static_cast<Order>(k) << shift), level + bits,
-                                    sub_hist[2 * (a * sub + k)], sub_hist[2 * (a * sub + k) + 1]});
+                                    sub_hist[2 * cell], sub_hist[2 * cell + 1]});
+        }
         ++a;
       } else {
         refined.push_back(segs[s]);
@@ -213,26 +274,32 @@ void assign_parts(const CurveObjects& objects, const std::vector<Order>& splitte
   // Interior splitters s_1..s_{K-1}: part(v) = number of them <= v.
   const std::vector<Order> inner(splitters.begin() + 1, splitters.end() - 1);
   const std::size_t buckets = std::size_t{1} << first_bits;
-  // Per first-level bucket, the range of splitters that fall strictly inside it: most buckets
-  // have none, and their objects get their part without a search.
-  std::vector<std::int32_t> lo(buckets), hi(buckets);
+  // Per first-level bucket: lo = splitters at or below its start, and the first splitter strictly
+  // inside it (kNoSplitter if none). With at most one inside, part = lo + (v >= first) needs no
+  // branch; a data-dependent branch would mispredict on the many objects of clustered buckets.
+  std::vector<std::int32_t> lo(buckets);
+  std::vector<Order> first(buckets);
+  std::vector<unsigned char> several(buckets);
   for (std::size_t b = 0; b < buckets; ++b) {
     const Order start = static_cast<Order>(b) << (128 - first_bits);
-    lo[b] = static_cast<std::int32_t>(std::upper_bound(inner.begin(), inner.end(), start) - inner.begin());
     const Order end = b + 1 < buckets ? static_cast<Order>(b + 1) << (128 - first_bits) : kNoSplitter;
-    hi[b] = static_cast<std::int32_t>(std::lower_bound(inner.begin(), inner.end(), end) - inner.begin());
+    const auto l = std::upper_bound(inner.begin(), inner.end(), start) - inner.begin();
+    const auto h = std::lower_bound(inner.begin(), inner.end(), end) - inner.begin();
+    lo[b] = static_cast<std::int32_t>(l);
+    first[b] = h > l ? inner[static_cast<std::size_t>(l)] : kNoSplitter;
+    several[b] = h - l > 1;
   }
   const auto n = static_cast<std::ptrdiff_t>(objects.size());
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     const auto idx = static_cast<std::size_t>(i);
     const std::size_t b = objects.keys[idx] >> (64 - first_bits);
-    if (lo[b] >= hi[b]) {
-      parts[idx] = lo[b];
+    const Order v = objects.order(idx);
+    if (several[b]) [[unlikely]] {
+      parts[idx] = static_cast<part_t>(std::upper_bound(inner.begin(), inner.end(), v) - inner.begin());
       continue;
     }
-    const Order v = objects.order(idx);
-    parts[idx] = static_cast<part_t>(std::upper_bound(inner.begin() + lo[b], inner.begin() + hi[b], v) - inner.begin());
+    parts[idx] = lo[b] + (v >= first[b] ? 1 : 0);
   }
 }
 

@@ -13,7 +13,10 @@ struct SplitterSearchOptions {
   std::vector<double> targets;  // normalised relative part sizes, one per part
   double imbalance = 0.001;     // each cut is refined until within half of this
   int first_bits = 16;          // histogram resolution of the first pass (2^first_bits buckets)
-  int refine_bits = 8;          // bits added per refinement round in each range that holds a cut
+  // Each refinement round splits the ranges that hold a cut into at most 2^refine_budget_bits
+  // cells in total (more bits per range when fewer ranges are active), so one allreduce of a
+  // fixed size resolves clustered keys in few rounds.
+  int refine_budget_bits = 16;
 };
 
 struct SplitterSearchStats {
