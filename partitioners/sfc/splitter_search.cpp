@@ -70,32 +70,33 @@ struct CandidateList {
 // Two passes per thread (count, then fill at the thread's offset) keep the output in local order.
 template <class SlotOf>
 CandidateList select_candidates(const CurveObjects& objects, SlotOf slot_of) {
-  const auto n = static_cast<std::ptrdiff_t>(objects.size());
+  const std::size_t n = objects.size();
   const auto threads = static_cast<std::size_t>(omp_get_max_threads());
   std::vector<std::size_t> offset(threads + 1, 0);
   CandidateList out;
-#pragma omp parallel
+#pragma omp parallel num_threads(static_cast<int>(threads))
   {
+    // Explicit contiguous slices: the count and the fill must see the same objects per thread.
     const auto t = static_cast<std::size_t>(omp_get_thread_num());
+    const std::size_t lo = n * t / threads, hi = n * (t + 1) / threads;
     std::size_t mine = 0;
-#pragma omp for schedule(static)
-    for (std::ptrdiff_t i = 0; i < n; ++i) mine += slot_of(static_cast<std::size_t>(i)) >= 0;
+    for (std::size_t i = lo; i < hi; ++i) mine += slot_of(i) >= 0 ? 1 : 0;
     offset[t + 1] = mine;
 #pragma omp barrier
 #pragma omp single
     {
       for (std::size_t k = 0; k < threads; ++k) offset[k + 1] += offset[k];
       out.size = offset[threads];
-      // One spare record: the branch-free fill below writes every object and advances only
-      // past those inside an active range (a data-dependent branch here mispredicts often).
-      out.data = std::make_unique_for_overwrite<Candidate[]>(out.size + 1);
+      out.data = std::make_unique_for_overwrite<Candidate[]>(out.size);
     }
+    // Branch-free fill: write every object, advance only past those inside an active range (a
+    // data-dependent branch here mispredicts often). Once the thread's slice is full, every
+    // object left is outside; the predictable end check keeps the writes off the next slice.
     Candidate* dst = out.data.get() + offset[t];
-#pragma omp for schedule(static)
-    for (std::ptrdiff_t i = 0; i < n; ++i) {
-      const auto idx = static_cast<std::size_t>(i);
-      const std::int32_t a = slot_of(idx);
-      *dst = Candidate{objects.order(idx), objects.weight(idx), a};
+    Candidate* const dst_end = out.data.get() + offset[t + 1];
+    for (std::size_t i = lo; i < hi && dst != dst_end; ++i) {
+      const std::int32_t a = slot_of(i);
+      *dst = Candidate{objects.order(i), objects.weight(i), a};
       dst += a >= 0 ? 1 : 0;
     }
   }

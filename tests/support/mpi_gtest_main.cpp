@@ -3,6 +3,31 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstdio>
+#include <string>
+
+namespace {
+// Non-root ranks stay quiet except for their failures, so a failure on rank 3 is visible.
+class FailurePrinter : public ::testing::EmptyTestEventListener {
+ public:
+  explicit FailurePrinter(int rank) : rank_(rank) {}
+  // The name is taken here: asking UnitTest for the current test inside OnTestPartResult
+  // would deadlock on its mutex.
+  void OnTestStart(const ::testing::TestInfo& info) override {
+    test_ = std::string(info.test_suite_name()) + "." + info.name();
+  }
+  void OnTestPartResult(const ::testing::TestPartResult& r) override {
+    if (!r.failed()) return;
+    std::fprintf(stderr, "rank %d: %s: %s:%d: %s\n", rank_, test_.c_str(), r.file_name() ? r.file_name() : "?",
+                 r.line_number(), r.summary());
+  }
+
+ private:
+  int rank_;
+  std::string test_;
+};
+}  // namespace
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   ::testing::InitGoogleTest(&argc, argv);
@@ -11,6 +36,7 @@ int main(int argc, char** argv) {
   if (rank != 0) {
     auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
     delete listeners.Release(listeners.default_result_printer());
+    listeners.Append(new FailurePrinter(rank));
   }
   int failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
   int any = 0;
