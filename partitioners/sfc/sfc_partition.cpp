@@ -79,6 +79,9 @@ Partition partition(const Comm& comm, const PointSet& points, const Options& opt
   const detail::Stopwatch clock;
   std::string problem = check_options(opts);
   if (problem.empty()) problem = detail::check_points(points);
+  // The splitter search indexes local objects with 32 bits (it keeps them in 24-byte records).
+  if (problem.empty() && points.size() > 0xffffffffULL)
+    problem = std::to_string(points.size()) + " local points on one rank; at most 2^32 - 1 are supported: use more ranks";
   comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input, problem);
 
   const std::size_t n = points.size();

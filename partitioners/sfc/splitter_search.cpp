@@ -50,11 +50,14 @@ std::vector<std::int64_t> first_histogram(const CurveObjects& objects, int bits)
 }
 
 // A local object inside a range that holds an unresolved cut, copied out of the object arrays
-// so that later rounds stream through a compact array instead of gathering by index.
+// so that later rounds stream through a compact array instead of gathering by index. 24 bytes:
+// the id (the low half of the order value) is fetched by index only in rounds that refine
+// below the key's 64 bits, which only coincident points reach.
 struct Candidate {
-  Order v;
+  std::uint64_t key;
   std::int64_t weight;
-  std::int64_t cell;  // index of its range among the active ones, then of its cell in the round
+  std::uint32_t index;  // local object index
+  std::int32_t cell;    // index of its range among the active ones, then of its cell in the round
 };
 
 // The local candidates, in one exactly sized allocation: growing vectors would copy them into
@@ -96,7 +99,7 @@ CandidateList select_candidates(const CurveObjects& objects, SlotOf slot_of) {
     Candidate* const dst_end = out.data.get() + offset[t + 1];
     for (std::size_t i = lo; i < hi && dst != dst_end; ++i) {
       const std::int32_t a = slot_of(i);
-      *dst = Candidate{objects.order(i), objects.weight(i), a};
+      *dst = Candidate{objects.keys[i], objects.weight(i), static_cast<std::uint32_t>(i), a};
       dst += a >= 0 ? 1 : 0;
     }
   }
@@ -105,15 +108,18 @@ CandidateList select_candidates(const CurveObjects& objects, SlotOf slot_of) {
 
 // Adds each candidate to its cell (range slot * sub + next `bits` bits below `shift`) and
 // leaves the cell index in the candidate for the next round's filter.
-std::vector<std::int64_t> cell_histogram(CandidateList& cand, std::size_t cells, int shift, int bits) {
+std::vector<std::int64_t> cell_histogram(const CurveObjects& objects, CandidateList& cand, std::size_t cells,
+                                         int shift, int bits) {
   std::vector<std::int64_t> hist(2 * cells, 0);
   const Order mask = (static_cast<Order>(1) << bits) - 1;
+  const bool key_bits_only = shift >= 64;
   for (Candidate& c : cand) {
+    const Order v = key_bits_only ? static_cast<Order>(c.key) << 64 : objects.order(c.index);
     const auto cell = static_cast<std::size_t>(c.cell) * (std::size_t{1} << bits) +
-                      static_cast<std::size_t>((c.v >> shift) & mask);
+                      static_cast<std::size_t>((v >> shift) & mask);
     hist[2 * cell] += c.weight;
     hist[2 * cell + 1] += 1;
-    c.cell = static_cast<std::int64_t>(cell);
+    c.cell = static_cast<std::int32_t>(cell);
   }
   return hist;
 }
@@ -123,17 +129,18 @@ void keep_active(CandidateList& cand, const std::vector<std::int32_t>& remap) {
   std::size_t kept = 0;
   for (const Candidate& c : cand) {
     const std::int32_t a = remap[static_cast<std::size_t>(c.cell)];
-    cand.data[kept] = Candidate{c.v, c.weight, a};  // branch-free, as in select_candidates
+    cand.data[kept] = Candidate{c.key, c.weight, c.index, a};  // branch-free, as in select_candidates
     kept += a >= 0 ? 1 : 0;
   }
   cand.size = kept;
 }
 
-// Bits per active range this round: all ranges together get at most 2^budget cells.
+// Bits per active range this round: all ranges together get at most 2^budget cells (at least
+// one bit each, so that the cell index stays below 2^31 for any K <= 2^30).
 int round_bits(std::size_t active, int budget, int level) {
   int log2_active = 0;
   while ((std::size_t{1} << log2_active) < active) ++log2_active;
-  return std::min(std::max(budget - log2_active, 4), 128 - level);
+  return std::min(std::max(budget - log2_active, 1), 128 - level);
 }
 
 // Segments (by index) that hold a cut not yet within tolerance; sorted, unique.
@@ -221,7 +228,7 @@ std::vector<Order> find_splitters(const Comm& comm, const CurveObjects& objects,
     const std::size_t sub = std::size_t{1} << bits;
     const int shift = 128 - level - bits;
     last_cells = active.size() * sub;
-    std::vector<std::int64_t> sub_hist = cell_histogram(cand, last_cells, shift, bits);
+    std::vector<std::int64_t> sub_hist = cell_histogram(objects, cand, last_cells, shift, bits);
     allreduce_sum(sub_hist, comm);
 
     std::vector<Segment> refined;

@@ -32,6 +32,7 @@ bool all_nonnegative(std::span<const gid_t> v) {
 
 std::string check_parts(int parts) {
   if (parts < 1) return "parts must be >= 1 (got " + std::to_string(parts) + ")";
+  if (parts > (1 << 30)) return "parts must be <= 2^30 (got " + std::to_string(parts) + ")";
   return {};
 }
 
