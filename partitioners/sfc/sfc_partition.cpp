@@ -22,35 +22,14 @@ struct GlobalExtent {
   double max_weight = 0.0;
 };
 
-// One MIN-allreduce for the box corners and the largest first weight (negated maxima).
-GlobalExtent global_extent(const Comm& comm, const PointSet& pts) {
-  const int dim = pts.dim;
-  const std::size_t n = pts.size();
-  const double inf = std::numeric_limits<double>::infinity();
-  double lo0 = inf, lo1 = inf, lo2 = inf, hi0 = -inf, hi1 = -inf, hi2 = -inf, wmax = 0.0;
-  const auto sn = static_cast<std::ptrdiff_t>(n);
-  const double* c = pts.coords.data();
-#pragma omp parallel for schedule(static) reduction(min : lo0, lo1, lo2) reduction(max : hi0, hi1, hi2)
-  for (std::ptrdiff_t i = 0; i < sn; ++i) {
-    const double* p = c + i * dim;
-    lo0 = std::min(lo0, p[0]);
-    hi0 = std::max(hi0, p[0]);
-    lo1 = std::min(lo1, p[1]);
-    hi1 = std::max(hi1, p[1]);
-    if (dim == 3) {
-      lo2 = std::min(lo2, p[2]);
-      hi2 = std::max(hi2, p[2]);
-    }
-  }
-  if (!pts.weights.empty()) {
-    const auto stride = static_cast<std::size_t>(pts.ncon);
-    for (std::size_t i = 0; i < n; ++i) wmax = std::max(wmax, pts.weights[i * stride]);
-  }
-  double v[7] = {lo0, lo1, lo2, -hi0, -hi1, -hi2, -wmax};
+// One MIN-allreduce for the box corners and the largest first weight (negated maxima), from
+// the local scan that validation already made.
+GlobalExtent global_extent(const Comm& comm, const detail::PointScan& scan) {
+  double v[7] = {scan.lo[0], scan.lo[1], scan.lo[2], -scan.hi[0], -scan.hi[1], -scan.hi[2], -scan.max_weight};
   MPI_Allreduce(MPI_IN_PLACE, v, 7, MPI_DOUBLE, MPI_MIN, comm.get());
   GlobalExtent g;
   for (int a = 0; a < 3; ++a) {
-    const bool empty = v[a] > -v[3 + a];  // no point anywhere: keep a zero box
+    const bool empty = v[a] > -v[3 + a];  // no point anywhere (or the axis is unused): a zero box
     g.box.lo[static_cast<std::size_t>(a)] = empty ? 0.0 : v[a];
     g.box.hi[static_cast<std::size_t>(a)] = empty ? 0.0 : -v[3 + a];
   }
@@ -78,7 +57,12 @@ std::string check_options(const Options& opts) {
 Partition partition(const Comm& comm, const PointSet& points, const Options& opts) {
   const detail::Stopwatch clock;
   std::string problem = check_options(opts);
-  if (problem.empty()) problem = detail::check_points(points);
+  if (problem.empty()) problem = detail::check_point_shape(points);
+  detail::PointScan scan;
+  if (problem.empty()) {
+    scan = detail::scan_points(points);
+    problem = detail::check_points(points, &scan);
+  }
   // The splitter search indexes local objects with 32 bits (it keeps them in 24-byte records).
   if (problem.empty() && points.size() > 0xffffffffULL)
     problem = std::to_string(points.size()) + " local points on one rank; at most 2^32 - 1 are supported: use more ranks";
@@ -91,7 +75,7 @@ Partition partition(const Comm& comm, const PointSet& points, const Options& opt
   MPI_Exscan(&local_n, &counts[1], 1, MPI_LONG_LONG, MPI_SUM, comm.get());
   if (comm.rank() == 0) counts[1] = 0;  // MPI_Exscan leaves rank 0's result undefined
 
-  const GlobalExtent extent = global_extent(comm, points);
+  const GlobalExtent extent = global_extent(comm, scan);
   const detail::Stopwatch key_clock;
   // Written in full by compute_keys: no zero fill (a whole extra pass over fresh pages).
   const auto key_buffer = std::make_unique_for_overwrite<std::uint64_t[]>(n);

@@ -1,8 +1,10 @@
 #include "core/validate.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 namespace hpart::detail {
@@ -66,14 +68,56 @@ std::string check_weights(std::span<const double> weights, std::size_t n, int nc
 }
 
 
-std::string check_points(const PointSet& points) {
+std::string check_point_shape(const PointSet& points) {
   if (points.dim != 2 && points.dim != 3) return "dim must be 2 or 3 (got " + std::to_string(points.dim) + ")";
   const auto dim = static_cast<std::size_t>(points.dim);
   if (points.coords.size() % dim != 0)
     return "coords has " + std::to_string(points.coords.size()) + " values, not a multiple of dim " +
            std::to_string(points.dim) + ": pass interleaved x y [z] per point";
+  return {};
+}
+
+PointScan scan_points(const PointSet& points) {
+  const int dim = points.dim;
+  const auto n = static_cast<std::ptrdiff_t>(points.size());
+  const double inf = std::numeric_limits<double>::infinity();
+  double lo0 = inf, lo1 = inf, lo2 = inf, hi0 = -inf, hi1 = -inf, hi2 = -inf;
+  std::uint64_t bad = 0;
+  const double* c = points.coords.data();
+  constexpr std::uint64_t kExp = 0x7ff0000000000000ULL;
+#pragma omp parallel for schedule(static) reduction(min : lo0, lo1, lo2) reduction(max : hi0, hi1, hi2) reduction(| : bad)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const double* p = c + i * dim;
+    bad |= (std::bit_cast<std::uint64_t>(p[0]) & kExp) == kExp;
+    bad |= (std::bit_cast<std::uint64_t>(p[1]) & kExp) == kExp;
+    lo0 = std::min(lo0, p[0]);
+    hi0 = std::max(hi0, p[0]);
+    lo1 = std::min(lo1, p[1]);
+    hi1 = std::max(hi1, p[1]);
+    if (dim == 3) {
+      bad |= (std::bit_cast<std::uint64_t>(p[2]) & kExp) == kExp;
+      lo2 = std::min(lo2, p[2]);
+      hi2 = std::max(hi2, p[2]);
+    }
+  }
+  PointScan scan;
+  scan.lo[0] = lo0, scan.lo[1] = lo1, scan.lo[2] = lo2;
+  scan.hi[0] = hi0, scan.hi[1] = hi1, scan.hi[2] = hi2;
+  scan.coords_finite = bad == 0;
+  scan.weights_valid = all_finite_nonnegative(points.weights);
+  const auto stride = static_cast<std::size_t>(std::max(points.ncon, 1));
+  double wmax = 0.0;
+  if (scan.weights_valid && points.weights.size() == points.size() * stride)
+    for (std::size_t i = 0; i < points.size(); ++i) wmax = std::max(wmax, points.weights[i * stride]);
+  scan.max_weight = wmax;
+  return scan;
+}
+
+std::string check_points(const PointSet& points, const PointScan* scan) {
+  if (std::string shape = check_point_shape(points); !shape.empty()) return shape;
+  const auto dim = static_cast<std::size_t>(points.dim);
   const std::size_t n = points.coords.size() / dim;
-  const bool finite = all_finite(points.coords);
+  const bool finite = scan ? scan->coords_finite : all_finite(points.coords);
   for (std::size_t i = 0; !finite && i < points.coords.size(); ++i)
     if (!std::isfinite(points.coords[i]))
       return "coordinate " + std::to_string(i % dim) + " of local point " + std::to_string(i / dim) + " is " +
@@ -88,6 +132,10 @@ std::string check_points(const PointSet& points) {
         return "id of local point " + std::to_string(i) + " is " + std::to_string(points.ids[i]) +
                ": ids must be >= 0";
   }
+  // A valid scan stands for the value checks; the lengths are still checked here.
+  if (scan && scan->weights_valid && points.ncon >= 1 &&
+      (points.weights.empty() || points.weights.size() == n * static_cast<std::size_t>(points.ncon)))
+    return {};
   return check_weights(points.weights, n, points.ncon);
 }
 

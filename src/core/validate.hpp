@@ -13,8 +13,23 @@ std::string check_parts(int parts);
 std::string check_targets(std::span<const double> targets, int parts);
 // Weights: length n * ncon (or empty), every value finite and >= 0.
 std::string check_weights(std::span<const double> weights, std::size_t n, int ncon);
-// Dimension, coordinate array length, finite coordinates, ids length and sign.
-std::string check_points(const PointSet& points);
+// One fused, OpenMP-parallel pass over the coordinates and first weights: the local bounding box,
+// the largest first weight, and whether all values are valid. Partitioners need the box anyway;
+// handing the scan to check_points spares the validation its own passes over the data.
+// Requires dim 2 or 3 and coords.size() a multiple of dim (check_points' shape checks).
+struct PointScan {
+  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};  // +inf / -inf when there is no point
+  double max_weight = 0.0;
+  bool coords_finite = true;
+  bool weights_valid = true;  // finite and >= 0 (all ncon weights)
+};
+PointScan scan_points(const PointSet& points);
+
+// Dimension, coordinate array length, finite coordinates, ids length and sign, weights. With a
+// scan of the same points, the value checks it already made are not repeated.
+std::string check_points(const PointSet& points, const PointScan* scan = nullptr);
+// Shape of the point set only (dim, coords length): what scan_points requires.
+std::string check_point_shape(const PointSet& points);
 
 // Relative targets normalised to sum 1 (equal parts when `targets` is empty).
 std::vector<double> normalised_targets(std::span<const double> targets, int parts);
