@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/fixed_point.hpp"
 #include "core/log.hpp"
 #include "core/partition_metrics.hpp"
 #include "core/validate.hpp"
@@ -35,13 +36,6 @@ GlobalExtent global_extent(const Comm& comm, const detail::PointScan& scan) {
   }
   g.max_weight = -v[6];
   return g;
-}
-
-// Exponent e such that N weights of at most wmax, each scaled by 2^-e, sum below 2^62.
-int weight_exponent(double wmax, long long global_n) {
-  int exponent = 0;
-  std::frexp(wmax * static_cast<double>(global_n), &exponent);
-  return exponent - 62;
 }
 
 std::string check_options(const Options& opts) {
@@ -92,7 +86,7 @@ Partition partition(const Comm& comm, const PointSet& points, const Options& opt
   if (!points.weights.empty() && extent.max_weight > 0.0) {
     objects.weights = points.weights;
     objects.stride = points.ncon;
-    objects.set_weight_exponent(weight_exponent(extent.max_weight, counts[0]));
+    objects.set_weight_exponent(detail::fixed_point_exponent(extent.max_weight, counts[0]));
   }
 
   sfc::SplitterSearchOptions search;

@@ -1,0 +1,48 @@
+#pragma once
+// What every grid method needs first: validated input (agreed across ranks), the rank's local
+// cells in row-major order, and their costs in exact fixed point.
+#include <cstdint>
+#include <vector>
+
+#include "core/fixed_point.hpp"
+#include "hpart/grid.hpp"
+
+namespace hpart::grid {
+
+// The cells of a box in row-major order, x fastest: index <-> cell.
+struct BoxCells {
+  Box box;
+  std::int64_t nx = 0, ny = 1, nz = 1;
+
+  explicit BoxCells(const Box& b) : box(b) {
+    if (b.empty()) return;
+    nx = b.size(0);
+    ny = b.dim > 1 ? b.size(1) : 1;
+    nz = b.dim > 2 ? b.size(2) : 1;
+  }
+  [[nodiscard]] std::size_t size() const { return static_cast<std::size_t>(nx * ny * nz); }
+  [[nodiscard]] Cell cell(std::size_t i) const {
+    const auto k = static_cast<std::int64_t>(i);
+    return {box.lo[0] + k % nx, box.lo[1] + (k / nx) % ny, box.lo[2] + k / (nx * ny), 0};
+  }
+};
+
+// The validated, agreed view of the input shared by all methods.
+struct GridInput {
+  const Grid* grid = nullptr;
+  BoxCells local{Box{}};
+  long long global_cells = 0;
+  bool unit_cost = true;        // no rank passed costs
+  int exponent = 0;              // fixed-point exponent of the costs
+  detail::FixedPoint weight{0};  // cost -> exact integer weight
+
+  [[nodiscard]] std::int64_t weight_of(std::size_t i) const {
+    return unit_cost ? 1 : weight(grid->cost[i]);
+  }
+};
+
+// Collective: every check of the grid, its boxes and costs, and of the options; throws the same
+// hpart::Error on every rank.
+GridInput prepare_grid(const Comm& comm, const Grid& grid, const GridOptions& opts);
+
+}  // namespace hpart::grid

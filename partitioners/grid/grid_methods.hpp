@@ -1,0 +1,24 @@
+#pragma once
+// The grid methods, each on validated input (grid_input.hpp). Each returns the part of every
+// local cell, the per-part boxes and the locator; partition_grid adds the shared metrics.
+#include <memory>
+#include <vector>
+
+#include "grid/grid_input.hpp"
+#include "grid/grid_locator.hpp"
+
+namespace hpart::grid {
+
+struct MethodResult {
+  std::vector<part_t> parts;  // per local cell
+  std::vector<Box> boxes;     // per part (sfc: filled later from the cells)
+  bool box_shaped = true;
+  std::array<int, 3> shape{0, 0, 0};
+  std::shared_ptr<const detail::GridLocator> locator;
+};
+
+MethodResult sfc_cells(const Comm& comm, const GridInput& in, const GridOptions& opts);
+MethodResult bisection_blocks(const Comm& comm, const GridInput& in, const GridOptions& opts);
+MethodResult tensor_blocks(const Comm& comm, const GridInput& in, const GridOptions& opts, bool balanced);
+
+}  // namespace hpart::grid
