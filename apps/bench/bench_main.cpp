@@ -13,6 +13,7 @@
 #include "bench_record.hpp"
 #include "hpart/comm.hpp"
 #include "hpart/error.hpp"
+#include "grid_suite.hpp"
 #include "points_suite.hpp"
 #if HPART_HAVE_ZOLTAN
 #include "zoltan_baseline.hpp"
@@ -20,7 +21,7 @@
 
 namespace {
 
-constexpr const char* kSuites = "points";
+constexpr const char* kSuites = "points, grid";
 
 struct Cli {
   std::string suite;
@@ -28,24 +29,29 @@ struct Cli {
   int parts = 64;
   int reps = 1;
   std::uint64_t seed = hpart_bench::PointsSuiteConfig{}.seed;
-  std::vector<std::string> cases{"uniform3d", "clusters3d", "plane"};
-  std::vector<std::string> libraries{"hpart", "floor", "zoltan"};
+  std::vector<std::string> cases;      // default: every case of the suite
+  long long side2d = 4096, side3d = 256;
+  std::vector<std::string> libraries;  // default: every library of the suite
   std::string json;
 };
 
 // Every rank parses the same argv, so every rank reaches the same verdict without talking.
 // Returns "" when the options are valid, else the message for the user.
-std::string validate(const Cli& cli, hpart_bench::PointsSuiteConfig& cfg) {
-  if (cli.suite != "points")
+std::string validate_common(const Cli& cli) {
+  if (cli.suite != "points" && cli.suite != "grid")
     return "unknown suite '" + cli.suite + "' (available: " + kSuites + ")";
   if (cli.n < 1) return "--n must be >= 1 (got " + std::to_string(cli.n) + ")";
   if (cli.parts < 1) return "--parts must be >= 1 (got " + std::to_string(cli.parts) + ")";
   if (cli.reps < 1) return "--reps must be >= 1 (got " + std::to_string(cli.reps) + ")";
+  return {};
+}
+
+std::string validate(const Cli& cli, hpart_bench::PointsSuiteConfig& cfg) {
   cfg.n = cli.n;
   cfg.parts = cli.parts;
   cfg.reps = cli.reps;
   cfg.seed = cli.seed;
-  cfg.cases.clear();
+  if (!cli.cases.empty()) cfg.cases.clear();
   for (const std::string& name : cli.cases) {
     hpart_apps::PointCase c{};
     // The suite's baselines (floor keys) are 3D; the 2D generators serve `hpart generate`.
@@ -53,8 +59,7 @@ std::string validate(const Cli& cli, hpart_bench::PointsSuiteConfig& cfg) {
       return "unknown case '" + name + "' for suite points (available: uniform3d, clusters3d, plane)";
     cfg.cases.push_back(c);
   }
-  if (cfg.cases.empty()) return "--cases is empty";
-  cfg.run_hpart = cfg.run_floor = cfg.run_zoltan = false;
+  if (!cli.libraries.empty()) cfg.run_hpart = cfg.run_floor = cfg.run_zoltan = false;
   for (const std::string& lib : cli.libraries) {
     if (lib == "hpart")
       cfg.run_hpart = true;
@@ -68,19 +73,46 @@ std::string validate(const Cli& cli, hpart_bench::PointsSuiteConfig& cfg) {
   return {};
 }
 
+std::string validate(const Cli& cli, hpart_bench::GridSuiteConfig& cfg) {
+  cfg.parts = cli.parts;
+  cfg.reps = cli.reps;
+  if (cli.side2d < 2 || cli.side3d < 2) return "--side2d and --side3d must be >= 2";
+  cfg.side2d = cli.side2d;
+  cfg.side3d = cli.side3d;
+  if (!cli.cases.empty()) cfg.cases = cli.cases;
+  for (const std::string& name : cfg.cases)
+    if (!hpart_bench::is_grid_case(name))
+      return "unknown case '" + name + "' for suite grid (available: " + hpart_bench::grid_case_names() + ")";
+  if (!cli.libraries.empty()) cfg.run_hpart = cfg.run_naive = cfg.run_zoltan = false;
+  for (const std::string& lib : cli.libraries) {
+    if (lib == "hpart")
+      cfg.run_hpart = true;
+    else if (lib == "naive")
+      cfg.run_naive = true;
+    else if (lib == "zoltan")
+      cfg.run_zoltan = true;
+    else
+      return "unknown library '" + lib + "' (available: hpart, naive, zoltan)";
+  }
+  return {};
+}
+
 int run(int argc, char** argv, int rank) {
   Cli cli;
   CLI::App app{"hpart-bench: benchmark suites writing BENCH.md records (run under mpirun)"};
   app.add_option("--suite", cli.suite, std::string("suite to run: ") + kSuites)->required();
-  app.add_option("--n", cli.n, "number of points (global)")->capture_default_str();
+  app.add_option("--n", cli.n, "number of points (global; points suite)")->capture_default_str();
   app.add_option("--parts", cli.parts, "number of parts K")->capture_default_str();
   app.add_option("--reps", cli.reps, "repetitions per method; time_s is their median")->capture_default_str();
-  app.add_option("--cases", cli.cases, "comma-separated cases: uniform3d, clusters3d, plane")
+  app.add_option("--cases", cli.cases,
+                 "comma-separated cases (default: all). points: uniform3d, clusters3d, plane; grid: hotspot2d, hotspot3d")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--libraries", cli.libraries, "comma-separated: hpart, floor, zoltan")
+  app.add_option("--libraries", cli.libraries, "comma-separated (default: all). points: hpart, floor, zoltan; grid: hpart, naive, zoltan")
       ->delimiter(',')
       ->capture_default_str();
+  app.add_option("--side2d", cli.side2d, "grid suite: cells per side of hotspot2d")->capture_default_str();
+  app.add_option("--side3d", cli.side3d, "grid suite: cells per side of hotspot3d")->capture_default_str();
   app.add_option("--seed", cli.seed, "seed of the generated inputs")->capture_default_str();
   app.add_option("--json", cli.json, "write JSON Lines records to this file (rank 0)");
   try {
@@ -91,8 +123,10 @@ int run(int argc, char** argv, int rank) {
     return e.get_exit_code();
   }
 
-  hpart_bench::PointsSuiteConfig cfg;
-  const std::string problem = validate(cli, cfg);
+  hpart_bench::PointsSuiteConfig points;
+  hpart_bench::GridSuiteConfig grid;
+  std::string problem = validate_common(cli);
+  if (problem.empty()) problem = cli.suite == "points" ? validate(cli, points) : validate(cli, grid);
   if (!problem.empty()) {
     if (rank == 0) std::fprintf(stderr, "hpart-bench: %s\n", problem.c_str());
     return 2;
@@ -102,9 +136,13 @@ int run(int argc, char** argv, int rank) {
   hpart_bench::RecordSink sink(rank, cli.json);
   comm.agree(sink.open_error().empty() ? hpart::ErrorCode::ok : hpart::ErrorCode::io, sink.open_error());
 #if HPART_HAVE_ZOLTAN
-  if (cfg.run_zoltan) hpart_bench::zoltan_initialize(argc, argv);
+  if ((cli.suite == "points" && points.run_zoltan) || (cli.suite == "grid" && grid.run_zoltan))
+    hpart_bench::zoltan_initialize(argc, argv);
 #endif
-  hpart_bench::run_points_suite(comm, cfg, sink);
+  if (cli.suite == "points")
+    hpart_bench::run_points_suite(comm, points, sink);
+  else
+    hpart_bench::run_grid_suite(comm, grid, sink);
   if (rank == 0) std::printf("\n");
   sink.print_table(stdout);
   if (rank == 0 && !cli.json.empty()) std::printf("records written to %s\n", cli.json.c_str());

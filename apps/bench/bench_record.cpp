@@ -7,6 +7,8 @@
 namespace hpart_bench {
 namespace {
 
+std::string count(const std::optional<long long>& v) { return v ? std::to_string(*v) : "-"; }
+
 std::string fixed(const std::optional<double>& v, const char* format) {
   if (!v) return "-";
   char buf[64];
@@ -33,6 +35,8 @@ nlohmann::ordered_json Record::to_json() const {
   if (rss_growth_mb) j["rss_growth_mb"] = *rss_growth_mb;
   if (input_mb) j["input_mb"] = *input_mb;
   if (w_max_over_avg) j["w_max_over_avg"] = *w_max_over_avg;
+  if (comm_volume) j["comm_volume"] = *comm_volume;
+  if (internode_volume) j["internode_volume"] = *internode_volume;
   return j;
 }
 
@@ -60,16 +64,31 @@ void RecordSink::print_table(std::FILE* out) const {
   if (rank_ != 0 || records_.empty()) return;
   const std::vector<std::string> head = {"case", "library", "method", "n", "parts", "ranks", "threads",
                                          "time_s", "imbalance", "peak_rss_mb", "rss_growth_mb", "input_mb",
-                                         "w_max_over_avg"};
+                                         "w_max_over_avg", "comm_volume", "internode_volume"};
   std::vector<std::vector<std::string>> rows;
   for (const Record& r : records_)
     rows.push_back({r.case_name, r.library, r.method, std::to_string(r.n), std::to_string(r.parts),
                     std::to_string(r.ranks), std::to_string(r.threads), fixed(r.time_s, "%.4f"),
                     fixed(r.imbalance, "%.2e"), fixed(r.peak_rss_mb, "%.1f"), fixed(r.rss_growth_mb, "%.1f"),
-                    fixed(r.input_mb, "%.1f"), fixed(r.w_max_over_avg, "%.2f")});
-  std::vector<std::size_t> width(head.size());
-  for (std::size_t c = 0; c < head.size(); ++c) {
-    width[c] = head[c].size();
+                    fixed(r.input_mb, "%.1f"), fixed(r.w_max_over_avg, "%.2f"), count(r.comm_volume),
+                    count(r.internode_volume)});
+  // Columns no record fills are left out (points records have no volumes, grid ones no floor).
+  std::vector<bool> used(head.size(), false);
+  for (const auto& row : rows)
+    for (std::size_t c = 0; c < row.size(); ++c) used[c] = used[c] || row[c] != "-";
+  std::vector<std::string> shown_head;
+  for (std::size_t c = 0; c < head.size(); ++c)
+    if (used[c] || c < 8) shown_head.push_back(head[c]);
+  for (auto& row : rows) {
+    std::vector<std::string> shown;
+    for (std::size_t c = 0; c < row.size(); ++c)
+      if (used[c] || c < 8) shown.push_back(row[c]);
+    row.swap(shown);
+  }
+  const std::vector<std::string>& cols = shown_head;
+  std::vector<std::size_t> width(cols.size());
+  for (std::size_t c = 0; c < cols.size(); ++c) {
+    width[c] = cols[c].size();
     for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
   }
   const auto print_row = [&](const std::vector<std::string>& row) {
@@ -83,7 +102,7 @@ void RecordSink::print_table(std::FILE* out) const {
       std::fputs(c + 1 < row.size() ? "  " : "\n", out);
     }
   };
-  print_row(head);
+  print_row(cols);
   std::size_t total = 0;
   for (std::size_t w : width) total += w + 2;
   std::fprintf(out, "%s\n", std::string(total - 2, '-').c_str());

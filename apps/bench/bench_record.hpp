@@ -21,6 +21,8 @@ struct Record {
   std::optional<double> rss_growth_mb;   // max over ranks of (peak RSS during the call - RSS before)
   std::optional<double> input_mb;        // max over ranks of the rank's own input arrays
   std::optional<double> w_max_over_avg;  // weighted cases: largest object weight / mean object weight
+  std::optional<long long> comm_volume;       // grid suites: halo cells (width 1) received over all parts
+  std::optional<long long> internode_volume;  // hier suite: the part of comm_volume that crosses nodes
   int reps = 1;
 
   [[nodiscard]] nlohmann::ordered_json to_json() const;

@@ -13,6 +13,7 @@
 #include "hpart/partition.hpp"
 #include "hpart/sfc.hpp"
 #include "memory_usage.hpp"
+#include "progress.hpp"
 #if HPART_HAVE_ZOLTAN
 #include "zoltan_baseline.hpp"
 #endif
@@ -21,28 +22,6 @@ namespace hpart_bench {
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
-
-// Rank-0 progress: "[points] uniform3d: hpart hilbert ... 0.123 s".
-class Progress {
- public:
-  Progress(const hpart::Comm& comm, const std::string& case_name, const std::string& what)
-      : root_(comm.rank() == 0), start_(MPI_Wtime()) {
-    if (root_) {
-      std::printf("[points] %s: %s ... ", case_name.c_str(), what.c_str());
-      std::fflush(stdout);
-    }
-  }
-  void done(const std::string& extra = {}) {
-    if (root_) {
-      std::printf("%.3f s%s\n", MPI_Wtime() - start_, extra.c_str());
-      std::fflush(stdout);
-    }
-  }
-
- private:
-  bool root_;
-  double start_;
-};
 
 struct CaseInput {
   LocalPoints pts;
@@ -108,7 +87,7 @@ hpart::PointSet point_set(const LocalPoints& p) {
 void run_hpart(const hpart::Comm& comm, const PointsSuiteConfig& cfg, const CaseInput& in, PointCase c,
                hpart::Method method, bool reset_works, RecordSink& sink) {
   const char* name = hpart::to_string(method);
-  Progress progress(comm, to_string(c), std::string("hpart ") + name);
+  Progress progress(comm, "points", to_string(c), std::string("hpart ") + name);
   const hpart::PointSet pts = point_set(in.pts);
   hpart::Options opts;
   opts.parts = cfg.parts;
@@ -128,7 +107,7 @@ void run_hpart(const hpart::Comm& comm, const PointsSuiteConfig& cfg, const Case
 
 void run_floor(const hpart::Comm& comm, const PointsSuiteConfig& cfg, const CaseInput& in, PointCase c,
                bool reset_works, RecordSink& sink) {
-  Progress progress(comm, to_string(c), "floor morton keys");
+  Progress progress(comm, "points", to_string(c), "floor morton keys");
   const FloorBox box = floor_box(comm.get(), in.pts);  // untimed setup, like the output array
   std::vector<std::uint64_t> keys(in.pts.size());
   const CallStats stats = measure_calls(
@@ -141,7 +120,7 @@ void run_floor(const hpart::Comm& comm, const PointsSuiteConfig& cfg, const Case
 #if HPART_HAVE_ZOLTAN
 void run_zoltan(const hpart::Comm& comm, const PointsSuiteConfig& cfg, const CaseInput& in, PointCase c,
                 const char* method, bool reset_works, RecordSink& sink) {
-  Progress progress(comm, to_string(c), std::string("zoltan ") + method);
+  Progress progress(comm, "points", to_string(c), std::string("zoltan ") + method);
   ZoltanPartitioner z(comm.get(), method, cfg.parts, in.pts);
   const CallStats stats =
       measure_calls(comm.get(), cfg.reps, reset_works, [&] { z.free_lists(); }, [&] { z.partition(); });
@@ -177,7 +156,7 @@ void run_points_suite(const hpart::Comm& comm, const PointsSuiteConfig& cfg, Rec
     std::fflush(stdout);
   }
   for (PointCase c : cfg.cases) {
-    Progress gen(comm, to_string(c), "generating " + std::to_string(cfg.n) + " points");
+    Progress gen(comm, "points", to_string(c), "generating " + std::to_string(cfg.n) + " points");
     const CaseInput in = make_input(comm, c, cfg);
     gen.done();
     if (cfg.run_hpart) {

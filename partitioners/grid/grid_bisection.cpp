@@ -1,7 +1,8 @@
 // blocks: recursive bisection of the grid into box-shaped parts. Every box is cut on its own
 // (the weighted marginal of that box alone), along its longest side to keep boxes near-cubic,
 // at the cell layer nearest the weight share of its lower half of the parts (K = k1 + k2 with
-// k1 = K / 2, so any K works). One pass over the local cells and one allreduce per level.
+// k1 = K / 2, so any K works). Per level, one pass over the local cells (box by box: the boxes of
+// a level tile the grid, so each rank walks the rows of local box ∩ task box) and one allreduce.
 #include <mpi.h>
 
 #include <algorithm>
@@ -37,9 +38,7 @@ MethodResult bisection_blocks(const Comm& comm, const GridInput& in, const GridO
   tree->nodes.push_back(CutNode{});
   std::vector<Task> tasks{Task{in.grid->domain(), 0, opts.parts, 0}};
   const std::size_t n = in.local.size();
-  std::vector<std::int32_t> task_of(n, 0);  // current task of each local cell
-  const auto sn = static_cast<std::ptrdiff_t>(n);
-
+  const Box local = in.local.box;
   for (;;) {
     std::int64_t total_bins = 0;
     for (Task& t : tasks) {
@@ -55,22 +54,34 @@ MethodResult bisection_blocks(const Comm& comm, const GridInput& in, const GridO
 
     // The weighted marginal of every box being cut, over the local cells it holds.
     std::vector<std::int64_t> marginal(static_cast<std::size_t>(total_bins), 0);
-    for (std::ptrdiff_t i = 0; i < sn; ++i) {
-      const Task& t = tasks[static_cast<std::size_t>(task_of[static_cast<std::size_t>(i)])];
+    for (const Task& t : tasks) {
       if (t.dim < 0) continue;
-      const Cell c = in.local.cell(static_cast<std::size_t>(i));
-      const std::int64_t bin = (c[static_cast<std::size_t>(t.dim)] - t.box.lo[static_cast<std::size_t>(t.dim)]) / t.per;
-      marginal[static_cast<std::size_t>(t.offset + bin)] += in.weight_of(static_cast<std::size_t>(i));
+      std::int64_t* m = marginal.data() + t.offset;
+      const auto d = static_cast<std::size_t>(t.dim);
+      for_each_row(in.local, local.intersect(t.box), [&](std::size_t index, std::int64_t x0, std::int64_t y,
+                                                          std::int64_t z, std::int64_t count) {
+        if (d == 0) {
+          std::int64_t* mx = m + (x0 - t.box.lo[0]);
+          if (t.per == 1) {
+            for (std::int64_t k = 0; k < count; ++k) mx[k] += in.weight_of(index + static_cast<std::size_t>(k));
+          } else {
+            for (std::int64_t k = 0; k < count; ++k)
+              m[(x0 + k - t.box.lo[0]) / t.per] += in.weight_of(index + static_cast<std::size_t>(k));
+          }
+          return;
+        }
+        std::int64_t row = 0;
+        for (std::int64_t k = 0; k < count; ++k) row += in.weight_of(index + static_cast<std::size_t>(k));
+        m[((d == 1 ? y : z) - t.box.lo[d]) / t.per] += row;
+      });
     }
     MPI_Allreduce(MPI_IN_PLACE, marginal.data(), static_cast<int>(total_bins), MPI_INT64_T, MPI_SUM, comm.get());
 
     // Cut every box (identically on every rank: the marginals are exact integers).
     std::vector<Task> next;
-    std::vector<std::int32_t> lower_of(tasks.size()), upper_of(tasks.size());
     for (std::size_t k = 0; k < tasks.size(); ++k) {
       const Task& t = tasks[k];
       if (t.dim < 0) {
-        lower_of[k] = upper_of[k] = static_cast<std::int32_t>(next.size());
         next.push_back(t);
         continue;
       }
@@ -105,24 +116,8 @@ MethodResult bisection_blocks(const Comm& comm, const GridInput& in, const GridO
       parent.cut = cut;
       parent.lower = low.node;
       parent.upper = up.node;
-      lower_of[k] = static_cast<std::int32_t>(next.size());
       next.push_back(low);
-      upper_of[k] = static_cast<std::int32_t>(next.size());
       next.push_back(up);
-    }
-    // Move each local cell to its child box.
-#pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t i = 0; i < sn; ++i) {
-      const auto idx = static_cast<std::size_t>(i);
-      const auto k = static_cast<std::size_t>(task_of[idx]);
-      const Task& t = tasks[k];
-      if (t.dim < 0) {
-        task_of[idx] = lower_of[k];
-        continue;
-      }
-      const Cell c = in.local.cell(idx);
-      const std::int64_t cut = tree->nodes[static_cast<std::size_t>(t.node)].cut;
-      task_of[idx] = c[static_cast<std::size_t>(t.dim)] >= cut ? upper_of[k] : lower_of[k];
     }
     tasks.swap(next);
   }
@@ -134,7 +129,11 @@ MethodResult bisection_blocks(const Comm& comm, const GridInput& in, const GridO
   // A leaf with several parts is a single cell: its first part gets it, the others stay empty.
   for (const Task& t : tasks) r.boxes[static_cast<std::size_t>(t.first)] = t.box;
   r.parts.resize(n);
-  for (std::size_t i = 0; i < n; ++i) r.parts[i] = tasks[static_cast<std::size_t>(task_of[i])].first;
+  for (const Task& t : tasks)
+    for_each_row(in.local, local.intersect(t.box), [&](std::size_t index, std::int64_t, std::int64_t, std::int64_t,
+                                                        std::int64_t count) {
+      std::fill_n(r.parts.begin() + static_cast<std::ptrdiff_t>(index), count, t.first);
+    });
   r.locator = std::move(tree);
   return r;
 }

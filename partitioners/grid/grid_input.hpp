@@ -27,6 +27,23 @@ struct BoxCells {
   }
 };
 
+// Calls f(index, cell_x, y, z, count) for every x-row of `sub` (a box inside `cells.box`): the
+// local index of the row's first cell, its coordinates, and its length. Rows are contiguous in
+// the local arrays, so methods stream through them without per-cell index arithmetic.
+template <class F>
+void for_each_row(const BoxCells& cells, const Box& sub, F&& f) {
+  if (sub.empty()) return;
+  const Box& b = cells.box;
+  const std::int64_t z0 = b.dim > 2 ? sub.lo[2] : 0, z1 = b.dim > 2 ? sub.hi[2] : 0;
+  const std::int64_t y0 = b.dim > 1 ? sub.lo[1] : 0, y1 = b.dim > 1 ? sub.hi[1] : 0;
+  const std::int64_t by = b.dim > 1 ? b.lo[1] : 0, bz = b.dim > 2 ? b.lo[2] : 0;
+  for (std::int64_t z = z0; z <= z1; ++z)
+    for (std::int64_t y = y0; y <= y1; ++y) {
+      const auto index = static_cast<std::size_t>((sub.lo[0] - b.lo[0]) + cells.nx * ((y - by) + cells.ny * (z - bz)));
+      f(index, sub.lo[0], y, z, sub.hi[0] - sub.lo[0] + 1);
+    }
+}
+
 // The validated, agreed view of the input shared by all methods.
 struct GridInput {
   const Grid* grid = nullptr;

@@ -19,16 +19,22 @@ CellKeys CellKeys::for_grid(const Grid& g, Method curve) {
   k.curve = curve;
   std::int64_t longest = 1;
   for (int d = 0; d < g.dim; ++d) longest = std::max(longest, g.extent[static_cast<std::size_t>(d)]);
-  const int bits = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(longest - 1)));  // cells fit in 2^bits
-  k.shift = (g.dim == 2 ? geometry::kBits2d : geometry::kBits3d) - bits;
+  const int bits = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(longest - 1))));
+  const int step = g.dim == 2 ? geometry::kHilbertLevelsPerStep2d : geometry::kHilbertLevelsPerStep3d;
+  const int max_levels = g.dim == 2 ? geometry::kBits2d : geometry::kBits3d;
+  k.levels = std::min(max_levels, (bits + step - 1) / step * step);
+  k.shift = k.levels - bits;
   return k;
 }
 
 std::uint64_t CellKeys::key(const Cell& c) const {
   const auto x = static_cast<std::uint32_t>(c[0] << shift), y = static_cast<std::uint32_t>(c[1] << shift);
-  if (dim == 2) return curve == Method::hilbert ? geometry::hilbert_key_2d(x, y) : geometry::morton_key_2d(x, y);
+  if (dim == 2)
+    return curve == Method::hilbert ? geometry::hilbert_key_2d_levels(x, y, levels)
+                                    : geometry::morton_key_2d_levels(x, y, levels);
   const auto z = static_cast<std::uint32_t>(c[2] << shift);
-  return curve == Method::hilbert ? geometry::hilbert_key_3d(x, y, z) : geometry::morton_key_3d(x, y, z);
+  return curve == Method::hilbert ? geometry::hilbert_key_3d_levels(x, y, z, levels)
+                                  : geometry::morton_key_3d_levels(x, y, z, levels);
 }
 
 part_t CurveLocator::part_of(const Cell& cell) const {

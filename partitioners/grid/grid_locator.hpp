@@ -18,12 +18,14 @@ struct GridLocator {
 
 namespace hpart::grid {
 
-// Curve cell keys: cells scaled by 2^shift onto the full key grid, so that the top key bits
-// carry the coarse curve position (the splitter search histograms the top bits first).
+// Curve cell keys on the coarsest curve that resolves the grid (`levels` bits per axis, rounded
+// up to whole Hilbert table steps), left-aligned so the top key bits carry the coarse curve
+// position (the splitter search histograms the top bits first).
 struct CellKeys {
   int dim = 2;
   Method curve = Method::hilbert;
-  int shift = 0;
+  int levels = 1;  // key grid of 2^levels cells per axis
+  int shift = 0;   // cells are scaled by 2^shift onto it
   static CellKeys for_grid(const Grid& g, Method curve);
   [[nodiscard]] std::uint64_t key(const Cell& c) const;
 };

@@ -18,14 +18,22 @@ std::vector<Box> part_bounding_boxes(const Comm& comm, const grid::GridInput& in
   const int dim = in.grid->dim;
   const std::int64_t big = std::numeric_limits<std::int64_t>::max();
   std::vector<std::int64_t> v(static_cast<std::size_t>(K) * 6, big);
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    const Cell c = in.local.cell(i);
-    std::int64_t* b = &v[static_cast<std::size_t>(parts[i]) * 6];
-    for (int d = 0; d < dim; ++d) {
-      b[d] = std::min(b[d], c[static_cast<std::size_t>(d)]);
-      b[3 + d] = std::min(b[3 + d], -c[static_cast<std::size_t>(d)]);
+  grid::for_each_row(in.local, in.local.box, [&](std::size_t index, std::int64_t x0, std::int64_t y, std::int64_t z,
+                                                 std::int64_t count) {
+    for (std::int64_t k = 0; k < count;) {
+      // A run of one part along the row: its x range, and y, z once.
+      const part_t p = parts[index + static_cast<std::size_t>(k)];
+      std::int64_t e = k;
+      while (e < count && parts[index + static_cast<std::size_t>(e)] == p) ++e;
+      std::int64_t* b = &v[static_cast<std::size_t>(p) * 6];
+      const std::int64_t c[3] = {x0 + k, y, z}, last[3] = {x0 + e - 1, y, z};
+      for (int d = 0; d < dim; ++d) {
+        b[d] = std::min(b[d], c[d]);
+        b[3 + d] = std::min(b[3 + d], -last[d]);
+      }
+      k = e;
     }
-  }
+  });
   MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_INT64_T, MPI_MIN, comm.get());
   std::vector<Box> boxes(static_cast<std::size_t>(K));
   for (int p = 0; p < K; ++p) {

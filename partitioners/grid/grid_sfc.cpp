@@ -1,5 +1,6 @@
 // sfc on a grid: curve keys from cell indices (no coordinates), then the same distributed
 // splitter search as for points.
+#include <array>
 #include <memory>
 
 #include "core/validate.hpp"
@@ -12,10 +13,22 @@ MethodResult sfc_cells(const Comm& comm, const GridInput& in, const GridOptions&
   auto locator = std::make_shared<CurveLocator>();
   locator->keys = CellKeys::for_grid(*in.grid, opts.curve);
   const std::size_t n = in.local.size();
-  std::vector<std::uint64_t> keys(n);
-  const auto sn = static_cast<std::ptrdiff_t>(n);
+  // Keys row by row (no per-cell index arithmetic); rows are independent, so threads split them.
+  const auto key_buffer = std::make_unique_for_overwrite<std::uint64_t[]>(n);  // written in full below
+  const std::span<std::uint64_t> keys(key_buffer.get(), n);
+  std::vector<std::array<std::int64_t, 3>> rows;  // (first index, y, z) of every local x-row
+  for_each_row(in.local, in.local.box, [&](std::size_t index, std::int64_t, std::int64_t y, std::int64_t z, std::int64_t) {
+    rows.push_back({static_cast<std::int64_t>(index), y, z});
+  });
+  const std::int64_t x0 = in.local.box.lo[0], nx = in.local.nx;
+  const CellKeys ck = locator->keys;
+  const auto nrows = static_cast<std::ptrdiff_t>(rows.size());
 #pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < sn; ++i) keys[static_cast<std::size_t>(i)] = locator->keys.key(in.local.cell(static_cast<std::size_t>(i)));
+  for (std::ptrdiff_t r = 0; r < nrows; ++r) {
+    const auto& row = rows[static_cast<std::size_t>(r)];
+    std::uint64_t* out = keys.data() + row[0];
+    for (std::int64_t k = 0; k < nx; ++k) out[k] = ck.key({x0 + k, row[1], row[2], 0});
+  }
 
   sfc::CurveObjects objects;
   objects.keys = keys;

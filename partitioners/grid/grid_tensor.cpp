@@ -65,13 +65,17 @@ MethodResult tensor_blocks(const Comm& comm, const GridInput& in, const GridOpti
       total += bin_count(g.extent[static_cast<std::size_t>(d)]);
     }
     std::vector<std::int64_t> marginal(static_cast<std::size_t>(total), 0);
-    for (std::size_t i = 0; i < in.local.size(); ++i) {
-      const Cell c = in.local.cell(i);
-      const std::int64_t w = in.weight_of(i);
-      for (int d = 0; d < dim; ++d)
-        marginal[static_cast<std::size_t>(offset[static_cast<std::size_t>(d)] +
-                                          c[static_cast<std::size_t>(d)] / per[static_cast<std::size_t>(d)])] += w;
-    }
+    for_each_row(in.local, in.local.box, [&](std::size_t index, std::int64_t x0, std::int64_t y, std::int64_t z,
+                                              std::int64_t count) {
+      std::int64_t row = 0;
+      for (std::int64_t k = 0; k < count; ++k) {
+        const std::int64_t w = in.weight_of(index + static_cast<std::size_t>(k));
+        marginal[static_cast<std::size_t>(offset[0] + (x0 + k) / per[0])] += w;
+        row += w;
+      }
+      marginal[static_cast<std::size_t>(offset[1] + y / per[1])] += row;
+      if (dim == 3) marginal[static_cast<std::size_t>(offset[2] + z / per[2])] += row;
+    });
     MPI_Allreduce(MPI_IN_PLACE, marginal.data(), static_cast<int>(total), MPI_INT64_T, MPI_SUM, comm.get());
     for (int d = 0; d < dim; ++d) {
       const auto ud = static_cast<std::size_t>(d);
@@ -110,8 +114,19 @@ MethodResult tensor_blocks(const Comm& comm, const GridInput& in, const GridOpti
         }
         r.boxes[static_cast<std::size_t>(i + shape[0] * (j + shape[1] * k))] = b;
       }
+  // Parts row by row: along a row only the x slab changes.
   r.parts.resize(in.local.size());
-  for (std::size_t i = 0; i < in.local.size(); ++i) r.parts[i] = locator->part_of(in.local.cell(i));
+  const auto& xs = locator->starts[0];
+  for_each_row(in.local, in.local.box, [&](std::size_t index, std::int64_t x0, std::int64_t y, std::int64_t z,
+                                            std::int64_t count) {
+    const part_t row_part = locator->part_of({x0, y, z, 0});
+    auto slab = std::upper_bound(xs.begin(), xs.end(), x0) - xs.begin() - 1;
+    const part_t base = row_part - static_cast<part_t>(slab);
+    for (std::int64_t k = 0; k < count; ++k) {
+      while (slab + 1 < static_cast<std::ptrdiff_t>(xs.size()) && x0 + k >= xs[static_cast<std::size_t>(slab + 1)]) ++slab;
+      r.parts[index + static_cast<std::size_t>(k)] = base + static_cast<part_t>(slab);
+    }
+  });
   r.locator = std::move(locator);
   return r;
 }

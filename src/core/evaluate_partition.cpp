@@ -35,10 +35,33 @@ Partition summarise_partition(const Comm& comm, std::vector<part_t> parts, int n
   result.ncon = ncon;
   result.part_weights.assign(K * C, 0.0);
   result.part_sizes.assign(K, 0);
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    const auto p = static_cast<std::size_t>(parts[i]);
-    ++result.part_sizes[p];
-    for (std::size_t c = 0; c < C; ++c) result.part_weights[p * C + c] += weights.empty() ? 1.0 : weights[i * C + c];
+  const std::size_t n = parts.size();
+  if (C == 1) {
+    // Runs of equal parts (long on grids and curves) are summed in registers, four partial sums
+    // wide: adding into part_weights[p] object by object would chain every add through memory.
+    for (std::size_t i = 0; i < n;) {
+      const auto p = static_cast<std::size_t>(parts[i]);
+      std::size_t j = i;
+      while (j < n && static_cast<std::size_t>(parts[j]) == p) ++j;
+      double sum = static_cast<double>(j - i);
+      if (!weights.empty()) {
+        double s[4] = {0, 0, 0, 0};
+        std::size_t k = i;
+        for (; k + 4 <= j; k += 4)
+          for (std::size_t u = 0; u < 4; ++u) s[u] += weights[k + u];
+        for (; k < j; ++k) s[0] += weights[k];
+        sum = (s[0] + s[1]) + (s[2] + s[3]);
+      }
+      result.part_weights[p] += sum;
+      result.part_sizes[p] += static_cast<long long>(j - i);
+      i = j;
+    }
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto p = static_cast<std::size_t>(parts[i]);
+      ++result.part_sizes[p];
+      for (std::size_t c = 0; c < C; ++c) result.part_weights[p * C + c] += weights.empty() ? 1.0 : weights[i * C + c];
+    }
   }
   MPI_Allreduce(MPI_IN_PLACE, result.part_weights.data(), static_cast<int>(K * C), MPI_DOUBLE, MPI_SUM, comm.get());
   MPI_Allreduce(MPI_IN_PLACE, result.part_sizes.data(), static_cast<int>(K), MPI_LONG_LONG, MPI_SUM, comm.get());

@@ -69,6 +69,22 @@ inline std::uint64_t hilbert_3d(std::uint32_t x, std::uint32_t y, std::uint32_t 
                                                                 hilbert::kStepTable3d);
 }
 
+// The first `chunks` steps of the walk, on a Morton code of chunks * ChunkBits bits.
+template <std::uint32_t ChunkBits, std::size_t TableSize>
+inline std::uint64_t walk_hilbert_chunks(std::uint64_t morton, int chunks,
+                                         const std::array<std::uint16_t, TableSize>& table) {
+  constexpr std::uint32_t digit_mask = (1u << ChunkBits) - 1u;
+  std::uint32_t row = 0;
+  std::uint64_t key = 0;
+  for (int c = chunks - 1; c >= 0; --c) {
+    const std::uint32_t entry =
+        table[row | (static_cast<std::uint32_t>(morton >> (static_cast<std::uint32_t>(c) * ChunkBits)) & digit_mask)];
+    key = (key << ChunkBits) | (entry & digit_mask);
+    row = entry & ~digit_mask;
+  }
+  return key;
+}
+
 template <int Dim, typename KeyOfCells>
 void fill_keys(std::span<const double> coords, const CellMapper& cells,
                std::span<std::uint64_t> keys, KeyOfCells key_of_cells) {
@@ -100,6 +116,30 @@ std::uint64_t hilbert_key_2d(std::uint32_t x, std::uint32_t y) { return hilbert_
 
 std::uint64_t hilbert_key_3d(std::uint32_t x, std::uint32_t y, std::uint32_t z) {
   return hilbert_3d(x, y, z);
+}
+
+static_assert(kHilbertLevelsPerStep2d == static_cast<int>(hilbert::kLevelsPerStep2d));
+static_assert(kHilbertLevelsPerStep3d == static_cast<int>(hilbert::kLevelsPerStep3d));
+
+std::uint64_t hilbert_key_2d_levels(std::uint32_t x, std::uint32_t y, int levels) {
+  const std::uint64_t coarse = walk_hilbert_chunks<hilbert::kChunkBits2d>(
+      morton_2d(x, y), levels / kHilbertLevelsPerStep2d, hilbert::kStepTable2d);
+  return levels >= 32 ? coarse : coarse << (64 - 2 * levels);
+}
+
+std::uint64_t hilbert_key_3d_levels(std::uint32_t x, std::uint32_t y, std::uint32_t z, int levels) {
+  const std::uint64_t coarse = walk_hilbert_chunks<hilbert::kChunkBits3d>(
+      morton_3d(x, y, z), levels / kHilbertLevelsPerStep3d, hilbert::kStepTable3d);
+  return coarse << (63 - 3 * levels);
+}
+
+std::uint64_t morton_key_2d_levels(std::uint32_t x, std::uint32_t y, int levels) {
+  const std::uint64_t coarse = morton_2d(x, y);
+  return levels >= 32 ? coarse : coarse << (64 - 2 * levels);
+}
+
+std::uint64_t morton_key_3d_levels(std::uint32_t x, std::uint32_t y, std::uint32_t z, int levels) {
+  return morton_3d(x, y, z) << (63 - 3 * levels);
 }
 
 void compute_keys(std::span<const double> coords, int dim, const BoundingBox& box, Curve curve,

@@ -27,6 +27,19 @@ std::uint64_t morton_key_3d(std::uint32_t x, std::uint32_t y, std::uint32_t z); 
 std::uint64_t hilbert_key_2d(std::uint32_t x, std::uint32_t y);
 std::uint64_t hilbert_key_3d(std::uint32_t x, std::uint32_t y, std::uint32_t z);  // 21 bits each
 
+// Keys on the top `levels` levels of the same curves, for integer cells of a 2^levels grid per
+// axis (structured grids): the cell's coarse curve position, left-aligned in the key (2D: 64-bit
+// keys, 3D: 63-bit keys), so keys of different cells order exactly like the full-resolution
+// keys of the cells scaled by 2^(32 - levels) (2D) or 2^(21 - levels) (3D), at a fraction of the
+// cost on coarse grids. Hilbert needs levels to be a multiple of kHilbertLevelsPerStep2d/3d;
+// 1 <= levels <= 32 (2D) or 21 (3D).
+inline constexpr int kHilbertLevelsPerStep2d = 4;
+inline constexpr int kHilbertLevelsPerStep3d = 3;
+std::uint64_t hilbert_key_2d_levels(std::uint32_t x, std::uint32_t y, int levels);
+std::uint64_t hilbert_key_3d_levels(std::uint32_t x, std::uint32_t y, std::uint32_t z, int levels);
+std::uint64_t morton_key_2d_levels(std::uint32_t x, std::uint32_t y, int levels);
+std::uint64_t morton_key_3d_levels(std::uint32_t x, std::uint32_t y, std::uint32_t z, int levels);
+
 // Keys of n = keys.size() points with interleaved coordinates (dim 2 or 3) in `box`, on the
 // grid CellMapper(box, dim, kBits2d / kBits3d) defines. OpenMP-parallel (static schedule); the
 // result does not depend on the thread count. Throws hpart::Error: invalid_argument for another

@@ -373,3 +373,34 @@ TEST(ComputeKeys, RejectsBadArguments) {
 
 }  // namespace
 }  // namespace hpart::geometry
+
+// Coarse-level keys (grids) are the top bits of the full-resolution keys of the scaled cells.
+TEST(SfcKeysLevels, AreTheTopBitsOfTheFullKeys) {
+  std::uint64_t state = 12345;
+  auto next = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::uint32_t>(state >> 33);
+  };
+  for (int levels = 4; levels <= 32; levels += 4)
+    for (int i = 0; i < 2000; ++i) {
+      const std::uint32_t mask = levels >= 32 ? ~0u : (1u << levels) - 1u;
+      const std::uint32_t x = next() & mask, y = next() & mask;
+      const int s = 32 - levels;
+      const std::uint64_t top = levels >= 32 ? ~0ULL : ~((std::uint64_t{1} << (64 - 2 * levels)) - 1);
+      const auto sx = static_cast<std::uint32_t>(static_cast<std::uint64_t>(x) << s);
+      const auto sy = static_cast<std::uint32_t>(static_cast<std::uint64_t>(y) << s);
+      ASSERT_EQ(hpart::geometry::hilbert_key_2d_levels(x, y, levels), hpart::geometry::hilbert_key_2d(sx, sy) & top);
+      ASSERT_EQ(hpart::geometry::morton_key_2d_levels(x, y, levels), hpart::geometry::morton_key_2d(sx, sy) & top);
+    }
+  for (int levels = 3; levels <= 21; levels += 3)
+    for (int i = 0; i < 2000; ++i) {
+      const std::uint32_t mask = (1u << levels) - 1u;
+      const std::uint32_t x = next() & mask, y = next() & mask, z = next() & mask;
+      const int s = 21 - levels;
+      const std::uint64_t top = ~((std::uint64_t{1} << (63 - 3 * levels)) - 1);
+      ASSERT_EQ(hpart::geometry::hilbert_key_3d_levels(x, y, z, levels),
+                hpart::geometry::hilbert_key_3d(x << s, y << s, z << s) & top);
+      ASSERT_EQ(hpart::geometry::morton_key_3d_levels(x, y, z, levels),
+                hpart::geometry::morton_key_3d(x << s, y << s, z << s) & top);
+    }
+}

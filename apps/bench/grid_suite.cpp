@@ -1,0 +1,250 @@
+#include "grid_suite.hpp"
+
+#include <mpi.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
+
+#include "call_measurement.hpp"
+#include "hpart/hpart.hpp"
+#include "memory_usage.hpp"
+#include "progress.hpp"
+#if HPART_HAVE_ZOLTAN
+#include "zoltan_baseline.hpp"
+#endif
+
+namespace hpart_bench {
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kPeak = 50.0;
+
+struct Shape {
+  int dim;
+  std::int64_t side;
+  double radius;  // of the hotspot, in units of the side: pi r^2 = 0.05 (2D), 4/3 pi r^3 = 0.05 (3D)
+};
+
+Shape shape_of(const GridSuiteConfig& cfg, const std::string& name) {
+  if (name == "hotspot2d") return {2, cfg.side2d, std::sqrt(0.05 / M_PI)};
+  return {3, cfg.side3d, std::cbrt(0.05 * 3.0 / (4.0 * M_PI))};
+}
+
+hpart::Cell cell_of(const hpart::Box& b, std::size_t i) {
+  const auto k = static_cast<std::int64_t>(i);
+  const std::int64_t nx = b.size(0), ny = b.dim > 1 ? b.size(1) : 1;
+  return {b.lo[0] + k % nx, b.lo[1] + (k / nx) % ny, b.dim == 3 ? b.lo[2] + k / (nx * ny) : 0, 0};
+}
+
+}  // namespace
+
+const char* grid_case_names() { return "hotspot2d, hotspot3d"; }
+bool is_grid_case(const std::string& name) { return name == "hotspot2d" || name == "hotspot3d"; }
+
+void make_grid_case(const hpart::Comm& comm, const GridSuiteConfig& cfg, const std::string& name, GridCase& out) {
+  const Shape s = shape_of(cfg, name);
+  out.name = name;
+  hpart::Grid& g = out.grid;
+  g.dim = s.dim;
+  g.extent = {s.side, s.side, s.dim == 3 ? s.side : 1};
+  const int last = s.dim - 1;
+  const std::int64_t layers = s.side, r = comm.rank(), R = comm.size();
+  hpart::Box box = g.domain();
+  box.lo[static_cast<std::size_t>(last)] = layers * r / R;
+  box.hi[static_cast<std::size_t>(last)] = layers * (r + 1) / R - 1;
+  g.local = box;
+  const auto n = static_cast<std::size_t>(box.empty() ? 0 : box.volume());
+  out.cost.resize(n);
+  const double centre[3] = {0.35, 0.6, 0.45};
+  const auto sn = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < sn; ++i) {
+    const hpart::Cell c = cell_of(box, static_cast<std::size_t>(i));
+    double r2 = 0.0;
+    for (int d = 0; d < s.dim; ++d) {
+      const double u = (static_cast<double>(c[static_cast<std::size_t>(d)]) + 0.5) / static_cast<double>(s.side) - centre[d];
+      r2 += u * u;
+    }
+    out.cost[static_cast<std::size_t>(i)] = 1.0 + (r2 < s.radius * s.radius ? kPeak : 0.0);
+  }
+  g.cost = out.cost;
+}
+
+long long slab_comm_volume(const hpart::Comm& comm, const hpart::Grid& g, const std::vector<hpart::part_t>& parts) {
+  const int dim = g.dim, last = dim - 1;
+  const hpart::Box& box = g.local;
+  const std::int64_t layer = dim == 2 ? g.extent[0] : g.extent[0] * g.extent[1];
+  const bool has = !box.empty();
+  const std::int64_t lo = has ? box.lo[static_cast<std::size_t>(last)] : 0, hi = has ? box.hi[static_cast<std::size_t>(last)] : -1;
+  // Every rank's slab range and its first and last layer of labels.
+  std::int64_t range[2] = {lo, hi};
+  std::vector<std::int64_t> ranges(static_cast<std::size_t>(2 * comm.size()));
+  MPI_Allgather(range, 2, MPI_INT64_T, ranges.data(), 2, MPI_INT64_T, comm.get());
+  std::vector<hpart::part_t> ends;
+  if (has) {
+    ends.insert(ends.end(), parts.begin(), parts.begin() + layer);
+    ends.insert(ends.end(), parts.end() - layer, parts.end());
+  }
+  const int count = static_cast<int>(ends.size());
+  std::vector<int> counts(static_cast<std::size_t>(comm.size())), displs(static_cast<std::size_t>(comm.size()), 0);
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm.get());
+  for (std::size_t k = 1; k < counts.size(); ++k) displs[k] = displs[k - 1] + counts[k - 1];
+  std::vector<hpart::part_t> all(static_cast<std::size_t>(displs.back() + counts.back()));
+  MPI_Allgatherv(ends.data(), count, MPI_INT32_T, all.data(), counts.data(), displs.data(), MPI_INT32_T, comm.get());
+  if (!has) {
+    long long zero = 0;
+    MPI_Allreduce(MPI_IN_PLACE, &zero, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
+    return zero;
+  }
+  // Labels of the local slab framed by the neighbouring layers (-1 outside the grid).
+  const std::int64_t nl = hi - lo + 1;
+  std::vector<hpart::part_t> label(static_cast<std::size_t>((nl + 2) * layer), -1);
+  std::copy(parts.begin(), parts.end(), label.begin() + layer);
+  for (int q = 0; q < comm.size(); ++q) {
+    const std::int64_t qlo = ranges[static_cast<std::size_t>(2 * q)], qhi = ranges[static_cast<std::size_t>(2 * q + 1)];
+    if (qhi < qlo) continue;
+    const auto base = all.begin() + displs[static_cast<std::size_t>(q)];
+    if (qhi == lo - 1) std::copy(base + layer, base + 2 * layer, label.begin());                 // its last layer
+    if (qlo == hi + 1) std::copy(base, base + layer, label.begin() + (nl + 1) * layer);          // its first layer
+  }
+  const std::int64_t nx = g.extent[0], ny = dim == 3 ? g.extent[1] : 1;
+  long long volume = 0;
+#pragma omp parallel for schedule(static) reduction(+ : volume)
+  for (std::int64_t t = 1; t <= nl; ++t)
+    for (std::int64_t y = 0; y < ny; ++y)
+      for (std::int64_t x = 0; x < nx; ++x) {
+        // (x, y) within the layer, t the framed layer index (2D: y is unused and the layer is x).
+        const std::int64_t at = t * layer + y * nx + x;
+        const hpart::part_t mine = label[static_cast<std::size_t>(at)];
+        hpart::part_t seen[26];
+        int k = 0;
+        for (std::int64_t dt = -1; dt <= 1; ++dt)
+          for (std::int64_t dy = (dim == 3 ? -1 : 0); dy <= (dim == 3 ? 1 : 0); ++dy)
+            for (std::int64_t dx = -1; dx <= 1; ++dx) {
+              const std::int64_t xx = x + dx, yy = y + dy;
+              if (xx < 0 || xx >= nx || yy < 0 || yy >= ny) continue;
+              const hpart::part_t q = label[static_cast<std::size_t>((t + dt) * layer + yy * nx + xx)];
+              if (q < 0 || q == mine || std::find(seen, seen + k, q) != seen + k) continue;
+              seen[k++] = q;
+            }
+        volume += k;
+      }
+  MPI_Allreduce(MPI_IN_PLACE, &volume, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
+  return volume;
+}
+
+namespace {
+
+Record base_record(const hpart::Comm& comm, const GridSuiteConfig& cfg, const GridCase& gc, const char* library,
+                   const char* method, const CallStats& stats) {
+  Record r;
+  r.suite = "grid";
+  r.case_name = gc.name;
+  r.library = library;
+  r.method = method;
+  r.n = gc.grid.domain().volume();
+  r.parts = cfg.parts;
+  r.ranks = comm.size();
+  r.threads = omp_get_max_threads();
+  r.reps = cfg.reps;
+  r.time_s = stats.time_s;
+  r.peak_rss_mb = stats.peak_rss_mb;
+  r.rss_growth_mb = stats.rss_growth_mb;
+  double mb = static_cast<double>(gc.cost.size() * sizeof(double)) / kMiB;
+  MPI_Allreduce(MPI_IN_PLACE, &mb, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  r.input_mb = mb;
+  return r;
+}
+
+// Imbalance and halo volume by the same code for every library.
+void finish(const hpart::Comm& comm, const GridCase& gc, std::vector<hpart::part_t> parts, Record& r,
+            Progress& progress, RecordSink& sink) {
+  r.comm_volume = slab_comm_volume(comm, gc.grid, parts);
+  const hpart::Partition eval = hpart::evaluate_partition(comm, std::move(parts), r.parts, gc.cost, 1);
+  r.imbalance = eval.metrics.imbalance.at(0);
+  char note[96];
+  std::snprintf(note, sizeof note, " (imbalance %.2e, halo %lld)", *r.imbalance, *r.comm_volume);
+  progress.done(note);
+  sink.add(r);
+}
+
+void run_hpart(const hpart::Comm& comm, const GridSuiteConfig& cfg, const GridCase& gc, hpart::GridMethod m,
+               const char* library, const char* method, bool reset_works, RecordSink& sink) {
+  Progress progress(comm, "grid", gc.name, std::string(library) + " " + method);
+  hpart::GridOptions opts;
+  opts.parts = cfg.parts;
+  opts.method = m;
+  std::optional<hpart::GridPartition> result;
+  const CallStats stats = measure_calls(
+      comm.get(), cfg.reps, reset_works, [&] { result.reset(); },
+      [&] { result.emplace(hpart::partition_grid(comm, gc.grid, opts)); });
+  Record r = base_record(comm, cfg, gc, library, method, stats);
+  finish(comm, gc, std::move(result->partition.parts), r, progress, sink);
+}
+
+#if HPART_HAVE_ZOLTAN
+void run_zoltan(const hpart::Comm& comm, const GridSuiteConfig& cfg, const GridCase& gc, bool reset_works,
+                RecordSink& sink) {
+  Progress progress(comm, "grid", gc.name, "zoltan rcb (cells as weighted points)");
+  LocalPoints pts;  // the cell centres, built untimed
+  pts.dim = gc.grid.dim;
+  const std::size_t n = gc.cost.size();
+  pts.coords.resize(n * static_cast<std::size_t>(pts.dim));
+  pts.weights = gc.cost;
+  pts.ids.resize(n);
+  const std::int64_t nx = gc.grid.extent[0], ny = gc.grid.extent[1];
+  for (std::size_t i = 0; i < n; ++i) {
+    const hpart::Cell c = cell_of(gc.grid.local, i);
+    for (int d = 0; d < pts.dim; ++d)
+      pts.coords[i * static_cast<std::size_t>(pts.dim) + static_cast<std::size_t>(d)] =
+          static_cast<double>(c[static_cast<std::size_t>(d)]) + 0.5;
+    pts.ids[i] = c[0] + nx * (c[1] + ny * c[2]);
+  }
+  pts.global_n = gc.grid.domain().volume();
+  ZoltanPartitioner z(comm.get(), "rcb", cfg.parts, pts);
+  const CallStats stats =
+      measure_calls(comm.get(), cfg.reps, reset_works, [&] { z.free_lists(); }, [&] { z.partition(); });
+  std::vector<hpart::part_t> parts;
+  std::string problem;
+  try {
+    parts = z.take_parts();
+  } catch (const std::exception& e) {
+    problem = e.what();
+  }
+  comm.agree(problem.empty() ? hpart::ErrorCode::ok : hpart::ErrorCode::internal, problem);
+  Record r = base_record(comm, cfg, gc, "zoltan", "rcb", stats);
+  finish(comm, gc, std::move(parts), r, progress, sink);
+}
+#endif
+
+}  // namespace
+
+void run_grid_suite(const hpart::Comm& comm, const GridSuiteConfig& cfg, RecordSink& sink) {
+  const bool reset_works = peak_reset_works(comm.get());
+  if (comm.rank() == 0) {
+    std::printf("[grid] parts %d, reps %d, ranks %d, threads %d; halo width 1\n", cfg.parts, cfg.reps, comm.size(),
+                omp_get_max_threads());
+    std::fflush(stdout);
+  }
+  for (const std::string& name : cfg.cases) {
+    Progress gen(comm, "grid", name, "generating the cost field");
+    GridCase gc;
+    make_grid_case(comm, cfg, name, gc);
+    gen.done();
+    if (cfg.run_hpart) {
+      run_hpart(comm, cfg, gc, hpart::GridMethod::sfc, "hpart", "sfc", reset_works, sink);
+      run_hpart(comm, cfg, gc, hpart::GridMethod::blocks, "hpart", "blocks", reset_works, sink);
+      run_hpart(comm, cfg, gc, hpart::GridMethod::tensor, "hpart", "tensor", reset_works, sink);
+    }
+    if (cfg.run_naive) run_hpart(comm, cfg, gc, hpart::GridMethod::uniform, "naive", "uniform-blocks", reset_works, sink);
+#if HPART_HAVE_ZOLTAN
+    if (cfg.run_zoltan) run_zoltan(comm, cfg, gc, reset_works, sink);
+#endif
+  }
+}
+
+}  // namespace hpart_bench
