@@ -47,6 +47,8 @@ struct GridOptions {
   double imbalance = 0.001;        // sfc: splitter tolerance (blocks cut at the best cell layer)
   // tensor/uniform: parts per dimension; all 0 = chosen to keep blocks near-cubic. Product = parts.
   std::array<int, 3> shape{0, 0, 0};
+  // sfc, blocks: optional relative part sizes (parts values > 0); empty = equal parts.
+  std::span<const double> target_sizes;
 };
 
 namespace detail {

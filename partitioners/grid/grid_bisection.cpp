@@ -6,6 +6,10 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/validate.hpp"
 
 #include "grid/grid_methods.hpp"
 #include "grid/layer_cuts.hpp"
@@ -34,6 +38,7 @@ int cut_dimension(const Box& b) {
 }  // namespace
 
 MethodResult bisection_blocks(const Comm& comm, const GridInput& in, const GridOptions& opts) {
+  const std::vector<double> targets = detail::normalised_targets(opts.target_sizes, opts.parts);
   auto tree = std::make_shared<TreeLocator>();
   tree->nodes.push_back(CutNode{});
   std::vector<Task> tasks{Task{in.grid->domain(), 0, opts.parts, 0}};
@@ -92,7 +97,12 @@ MethodResult bisection_blocks(const Comm& comm, const GridInput& in, const GridO
       while (lo < hi && lo * t.per * cross < k1) ++lo;
       while (hi > lo && (t.box.size(t.dim) - hi * t.per) * cross < t.parts - k1) --hi;
       const std::span<const std::int64_t> bins(marginal.data() + t.offset, static_cast<std::size_t>(t.bins));
-      const std::int64_t c = nearest_boundary(bins, lo, hi, k1, t.parts);
+      // The lower half's share of the target sizes, as a fraction with a 2^40 denominator.
+      const double lower = std::accumulate(targets.begin() + t.first, targets.begin() + t.first + k1, 0.0);
+      const double all = std::accumulate(targets.begin() + t.first, targets.begin() + t.first + t.parts, 0.0);
+      constexpr std::int64_t kDen = std::int64_t{1} << 40;
+      const auto num = static_cast<std::int64_t>(std::llround(lower / all * static_cast<double>(kDen)));
+      const std::int64_t c = nearest_boundary(bins, lo, hi, num, kDen);
       const std::int64_t cut = t.box.lo[static_cast<std::size_t>(t.dim)] + c * t.per;
       // A box with barely more cells than parts: move parts to the side with room for them.
       const std::int64_t below = std::min<std::int64_t>(c * t.per * cross, t.parts - 1);

@@ -13,6 +13,7 @@ namespace {
 
 std::string check_local(const Grid& g, const GridOptions& opts) {
   std::string problem = detail::check_parts(opts.parts);
+  if (problem.empty()) problem = detail::check_targets(opts.target_sizes, opts.parts);
   if (!problem.empty()) return problem;
   if (g.dim != 2 && g.dim != 3) return "grid dim must be 2 or 3 (got " + std::to_string(g.dim) + ")";
   const std::int64_t max_extent = g.dim == 2 ? (std::int64_t{1} << 31) : (std::int64_t{1} << 21);

@@ -17,6 +17,9 @@ struct MethodResult {
   std::shared_ptr<const detail::GridLocator> locator;
 };
 
+// Collective: the bounding box of each part's cells (an empty box for an empty part).
+std::vector<Box> part_bounding_boxes(const Comm& comm, const GridInput& in, const std::vector<part_t>& parts, int K);
+
 MethodResult sfc_cells(const Comm& comm, const GridInput& in, const GridOptions& opts);
 MethodResult bisection_blocks(const Comm& comm, const GridInput& in, const GridOptions& opts);
 MethodResult tensor_blocks(const Comm& comm, const GridInput& in, const GridOptions& opts, bool balanced);

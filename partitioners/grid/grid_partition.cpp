@@ -10,7 +10,7 @@
 #include "grid/grid_methods.hpp"
 
 namespace hpart {
-namespace {
+namespace grid {
 
 // Bounding box of each part's cells (sfc parts are not boxes): one MIN-allreduce of lo and -hi.
 std::vector<Box> part_bounding_boxes(const Comm& comm, const grid::GridInput& in, const std::vector<part_t>& parts,
@@ -49,7 +49,7 @@ std::vector<Box> part_bounding_boxes(const Comm& comm, const grid::GridInput& in
   return boxes;
 }
 
-}  // namespace
+}  // namespace grid
 
 const char* to_string(GridMethod m) {
   switch (m) {
@@ -78,11 +78,11 @@ GridPartition partition_grid(const Comm& comm, const Grid& grid, const GridOptio
     case GridMethod::tensor: r = grid::tensor_blocks(comm, in, opts, true); break;
     case GridMethod::uniform: r = grid::tensor_blocks(comm, in, opts, false); break;
   }
-  if (!r.box_shaped) r.boxes = part_bounding_boxes(comm, in, r.parts, opts.parts);
+  if (!r.box_shaped) r.boxes = grid::part_bounding_boxes(comm, in, r.parts, opts.parts);
 
   GridPartition out;
   const std::span<const double> cost = in.unit_cost ? std::span<const double>() : grid.cost;
-  out.partition = detail::summarise_partition(comm, std::move(r.parts), opts.parts, cost, 1, {});
+  out.partition = detail::summarise_partition(comm, std::move(r.parts), opts.parts, cost, 1, opts.target_sizes);
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
   out.partition.metrics.seconds = seconds;

@@ -39,7 +39,7 @@ MethodResult sfc_cells(const Comm& comm, const GridInput& in, const GridOptions&
   }
   sfc::SplitterSearchOptions search;
   search.parts = opts.parts;
-  search.targets = detail::normalised_targets({}, opts.parts);
+  search.targets = detail::normalised_targets(opts.target_sizes, opts.parts);
   search.imbalance = opts.imbalance;
   const std::vector<sfc::Order> splitters = sfc::find_splitters(comm, objects, search);
 

@@ -1,0 +1,47 @@
+#pragma once
+// Hierarchical partitioning: split the work among nodes first, then among the ranks of each
+// node, with a method per level. Cuts between nodes are what crosses the network, so the node
+// level uses box-shaped blocks (few, flat faces) and the rank level whatever balances best.
+#include <vector>
+
+#include "hpart/grid.hpp"
+#include "hpart/topology.hpp"
+
+namespace hpart {
+
+enum class NodeCut {
+  // Slabs across the longest side, ordered slab-major and cut at exact weights: each cut between
+  // nodes is one plane plus a one-layer step, so nodes balance to a cell while the traffic between
+  // them stays that of a plane. The rank level is then a Hilbert-curve split of each node's cells.
+  staircase,
+  // Box-shaped node parts from node_method (blocks, tensor, uniform): balanced only to a cell
+  // layer, and the rank level may be any grid method.
+  boxes,
+};
+
+struct HierGridOptions {
+  int parts = 0;  // total parts; 0 = one per rank
+  NodeCut node_cut = NodeCut::staircase;
+  GridMethod node_method = GridMethod::blocks;  // NodeCut::boxes: must be blocks, tensor or uniform
+  GridMethod rank_method = GridMethod::sfc;     // NodeCut::boxes: the rank-level method
+  double imbalance = 0.001;  // sfc levels: splitter tolerance
+};
+
+struct HierGridPartition {
+  GridPartition partition;          // the final parts; part_of works for any cell
+  std::vector<int> node_of_part;    // node of every part (parts are numbered node by node)
+  std::vector<int> owner_of_part;   // rank of every part: node n's parts go to n's ranks in blocks
+  std::vector<Box> node_boxes;      // the node-level boxes (staircase: their bounding boxes)
+};
+
+// Collective. Node i receives parts in proportion to its ranks (its share of the total parts).
+HierGridPartition partition_grid_hierarchical(const Comm& comm, const Grid& grid, const Topology& topology,
+                                              const HierGridOptions& opts);
+
+// Halo volume split by level for a part -> node map: what crosses nodes and what stays inside.
+struct LevelVolumes {
+  std::int64_t total = 0, internode = 0, intranode = 0;
+};
+LevelVolumes level_volumes(const GridNeighbours& n, const std::vector<int>& node_of_part);
+
+}  // namespace hpart

@@ -1,0 +1,154 @@
+// Hierarchical grid partitioning: node-level boxes first, then each node's box partitioned into
+// that node's parts as a grid of its own (every rank takes part with the cells it holds inside
+// the box), and a locator that composes the two levels.
+#include <mpi.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "core/partition_metrics.hpp"
+#include "grid/grid_input.hpp"
+#include "grid/grid_locator.hpp"
+#include "hier/grid_levels.hpp"
+#include "hpart/hierarchy.hpp"
+
+namespace hpart {
+namespace {
+
+struct HierLocator final : detail::GridLocator {
+  std::shared_ptr<const detail::GridLocator> nodes;
+  std::vector<Box> node_boxes;
+  std::vector<std::shared_ptr<const detail::GridLocator>> inner;
+  std::vector<part_t> first;
+  [[nodiscard]] part_t part_of(const Cell& c) const override {
+    const auto n = static_cast<std::size_t>(nodes->part_of(c));
+    Cell s = c;
+    for (int d = 0; d < node_boxes[n].dim; ++d) s[static_cast<std::size_t>(d)] -= node_boxes[n].lo[static_cast<std::size_t>(d)];
+    return first[n] + inner[n]->part_of(s);
+  }
+};
+
+// Parts per node in proportion to its ranks (cumulative rounding), at least one each.
+std::vector<int> parts_per_node(const Topology& t, int K) {
+  const auto R = static_cast<long long>(t.node_of_rank.size());
+  std::vector<int> k(static_cast<std::size_t>(t.nodes));
+  long long before = 0;
+  for (int i = 0; i < t.nodes; ++i) {
+    const long long upto = before + t.ranks_on(i);
+    k[static_cast<std::size_t>(i)] = static_cast<int>(K * upto / R - K * before / R);
+    before = upto;
+  }
+  // Nodes left without a part borrow one from the node with the most.
+  for (int& ki : k)
+    if (ki == 0) {
+      ++ki;
+      --*std::max_element(k.begin(), k.end());
+    }
+  return k;
+}
+
+}  // namespace
+
+LevelVolumes level_volumes(const GridNeighbours& n, const std::vector<int>& node_of_part) {
+  LevelVolumes v;
+  for (std::size_t p = 0; p < n.of_part.size(); ++p)
+    for (const PartNeighbour& q : n.of_part[p]) {
+      v.total += q.halo_cells;
+      (node_of_part[p] == node_of_part[static_cast<std::size_t>(q.part)] ? v.intranode : v.internode) += q.halo_cells;
+    }
+  return v;
+}
+
+HierGridPartition partition_grid_hierarchical(const Comm& comm, const Grid& grid, const Topology& topology,
+                                              const HierGridOptions& opts) {
+  const int R = comm.size();
+  const int K = opts.parts == 0 ? R : opts.parts;
+  std::string problem;
+  if (static_cast<int>(topology.node_of_rank.size()) != R)
+    problem = "the topology describes " + std::to_string(topology.node_of_rank.size()) +
+              " ranks but the communicator has " + std::to_string(R);
+  else if (opts.node_cut == NodeCut::boxes && opts.node_method == GridMethod::sfc)
+    problem = "the node level needs box-shaped parts: use blocks, tensor or uniform for node_method";
+  else if (K < topology.nodes)
+    problem = "parts (" + std::to_string(K) + ") must be at least the number of nodes (" +
+              std::to_string(topology.nodes) + ")";
+  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
+
+  const std::vector<int> per_node = parts_per_node(topology, K);
+  if (opts.node_cut == NodeCut::staircase) return hier::staircase_partition(comm, grid, topology, per_node, opts.imbalance);
+  const std::vector<double> node_share(per_node.begin(), per_node.end());
+  GridOptions node_opts;
+  node_opts.parts = topology.nodes;
+  node_opts.method = opts.node_method;
+  node_opts.target_sizes = node_share;
+  const GridPartition nodes = partition_grid(comm, grid, node_opts);
+
+  HierGridPartition out;
+  out.node_boxes = nodes.boxes;
+  auto locator = std::make_shared<HierLocator>();
+  locator->nodes = nodes.locator;
+  locator->node_boxes = nodes.boxes;
+  const Box local = grid.local.dim == 0 ? Box{} : grid.local;
+  const grid::BoxCells cells(local);
+  std::vector<part_t> parts(cells.size(), 0);
+  std::vector<Box> boxes;
+  bool box_shaped = nodes.box_shaped;
+  part_t first = 0;
+  for (int i = 0; i < topology.nodes; ++i) {
+    const Box& nb = nodes.boxes[static_cast<std::size_t>(i)];
+    // Node i's box as a grid of its own: each rank's cells inside it, shifted to its origin.
+    const Box mine = local.empty() ? Box{} : local.intersect(nb);
+    Grid sub;
+    sub.dim = grid.dim;
+    for (int d = 0; d < grid.dim; ++d) sub.extent[static_cast<std::size_t>(d)] = std::max<std::int64_t>(nb.size(d), 1);
+    std::vector<double> cost;
+    if (!mine.empty()) {
+      sub.local = mine;
+      for (int d = 0; d < grid.dim; ++d) {
+        sub.local.lo[static_cast<std::size_t>(d)] -= nb.lo[static_cast<std::size_t>(d)];
+        sub.local.hi[static_cast<std::size_t>(d)] -= nb.lo[static_cast<std::size_t>(d)];
+      }
+      if (!grid.cost.empty())
+        grid::for_each_row(cells, mine, [&](std::size_t index, std::int64_t, std::int64_t, std::int64_t, std::int64_t n) {
+          cost.insert(cost.end(), grid.cost.begin() + static_cast<std::ptrdiff_t>(index),
+                      grid.cost.begin() + static_cast<std::ptrdiff_t>(index) + n);
+        });
+    }
+    sub.cost = cost;
+    GridOptions rank_opts;
+    rank_opts.parts = per_node[static_cast<std::size_t>(i)];
+    rank_opts.method = opts.rank_method;
+    rank_opts.imbalance = opts.imbalance;
+    const GridPartition inner = partition_grid(comm, sub, rank_opts);
+    // Back into the local cells, row by row in the same order.
+    std::size_t k = 0;
+    grid::for_each_row(cells, mine, [&](std::size_t index, std::int64_t, std::int64_t, std::int64_t, std::int64_t n) {
+      for (std::int64_t j = 0; j < n; ++j) parts[index + static_cast<std::size_t>(j)] = first + inner.partition.parts[k++];
+    });
+    for (Box b : inner.boxes) {
+      if (!b.empty())
+        for (int d = 0; d < b.dim; ++d) {
+          b.lo[static_cast<std::size_t>(d)] += nb.lo[static_cast<std::size_t>(d)];
+          b.hi[static_cast<std::size_t>(d)] += nb.lo[static_cast<std::size_t>(d)];
+        }
+      boxes.push_back(b);
+    }
+    box_shaped = box_shaped && inner.box_shaped;
+    locator->inner.push_back(inner.locator);
+    locator->first.push_back(first);
+    const std::vector<int> ranks = topology.ranks_of(i);
+    for (int j = 0; j < rank_opts.parts; ++j) {
+      out.node_of_part.push_back(i);
+      out.owner_of_part.push_back(ranks[static_cast<std::size_t>(static_cast<long long>(j) * static_cast<long long>(ranks.size()) / rank_opts.parts)]);
+    }
+    first += rank_opts.parts;
+  }
+  out.partition.partition = detail::summarise_partition(comm, std::move(parts), K, grid.cost, 1, {});
+  out.partition.boxes = std::move(boxes);
+  out.partition.box_shaped = box_shaped;
+  out.partition.locator = std::move(locator);
+  return out;
+}
+
+}  // namespace hpart

@@ -1,0 +1,75 @@
+#include "hpart/topology.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+
+namespace hpart {
+
+int Topology::ranks_on(int node) const {
+  return static_cast<int>(std::count(node_of_rank.begin(), node_of_rank.end(), node));
+}
+
+std::vector<int> Topology::ranks_of(int node) const {
+  std::vector<int> r;
+  for (std::size_t k = 0; k < node_of_rank.size(); ++k)
+    if (node_of_rank[k] == node) r.push_back(static_cast<int>(k));
+  return r;
+}
+
+namespace {
+
+// "NxM" -> (N, M); false when malformed.
+bool parse_spec(const std::string& spec, int& nodes, int& per_node) {
+  const auto x = spec.find('x');
+  if (x == std::string::npos) return false;
+  const char* b = spec.data();
+  const auto r1 = std::from_chars(b, b + x, nodes);
+  const auto r2 = std::from_chars(b + x + 1, b + spec.size(), per_node);
+  return r1.ec == std::errc() && r1.ptr == b + x && r2.ec == std::errc() && r2.ptr == b + spec.size() && nodes >= 1 &&
+         per_node >= 1;
+}
+
+}  // namespace
+
+Topology detect_topology(const Comm& comm, const std::string& spec_in) {
+  std::string spec = spec_in;
+  if (spec.empty())
+    if (const char* env = std::getenv("HPART_TOPOLOGY")) spec = env;
+  Topology t;
+  const int R = comm.size();
+  if (!spec.empty()) {
+    int nodes = 0, per = 0;
+    std::string problem;
+    if (!parse_spec(spec, nodes, per))
+      problem = "topology '" + spec + "' is not of the form NxM (N nodes of M ranks each, e.g. 3x2)";
+    else if (nodes * per != R)
+      problem = "topology '" + spec + "' describes " + std::to_string(nodes * per) + " ranks but the communicator has " +
+                std::to_string(R);
+    comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
+    t.nodes = nodes;
+    for (int r = 0; r < R; ++r) t.node_of_rank.push_back(r / per);
+    t.source = spec;
+    return t;
+  }
+  // Shared-memory domains; nodes numbered by their lowest rank.
+  MPI_Comm shared;
+  MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, comm.rank(), MPI_INFO_NULL, &shared);
+  int leader = comm.rank();
+  MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, shared);
+  MPI_Comm_free(&shared);
+  std::vector<int> leaders(static_cast<std::size_t>(R));
+  MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, comm.get());
+  std::vector<int> distinct = leaders;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  t.nodes = static_cast<int>(distinct.size());
+  for (int l : leaders)
+    t.node_of_rank.push_back(static_cast<int>(std::lower_bound(distinct.begin(), distinct.end(), l) - distinct.begin()));
+  t.source = "shared-memory";
+  return t;
+}
+
+}  // namespace hpart

@@ -1,0 +1,156 @@
+// Topology (detected and emulated) and hierarchical grid partitioning: parts grouped by node
+// inside the node boxes, balanced, a locator for both levels, and less traffic between nodes than
+// a flat partition.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <string>
+
+#include "hpart/hpart.hpp"
+#include "test_grids.hpp"
+
+namespace {
+
+using hpart::GridMethod;
+using hpart::testing::LocalGrid;
+using hpart::testing::slab_grid;
+
+struct World {
+  MPI_Comm comm = MPI_COMM_WORLD;
+  int rank = 0, size = 1;
+  World() {
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+  }
+};
+
+// An emulated topology for any rank count: pairs of ranks per node when the count is even.
+std::string emulated(int ranks) { return ranks % 2 == 0 ? std::to_string(ranks / 2) + "x2" : std::to_string(ranks) + "x1"; }
+
+hpart::Cell local_cell(const hpart::Box& b, std::size_t i) {
+  const auto k = static_cast<std::int64_t>(i);
+  const std::int64_t nx = b.size(0), ny = b.dim > 1 ? b.size(1) : 1;
+  return {b.lo[0] + k % nx, b.lo[1] + (k / nx) % ny, b.dim == 3 ? b.lo[2] + k / (nx * ny) : 0, 0};
+}
+
+TEST(Topology, EmulatedSpecAndDetection) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const hpart::Topology t = hpart::detect_topology(comm, emulated(w.size));
+  EXPECT_EQ(t.nodes, w.size % 2 == 0 ? w.size / 2 : w.size);
+  ASSERT_EQ(t.node_of_rank.size(), static_cast<std::size_t>(w.size));
+  for (int r = 0; r < w.size; ++r) EXPECT_EQ(t.node_of_rank[static_cast<std::size_t>(r)], w.size % 2 == 0 ? r / 2 : r);
+  // One machine: every rank shares memory with every other.
+  const hpart::Topology shared = hpart::detect_topology(comm, "");
+  if (!std::getenv("HPART_TOPOLOGY")) {
+    EXPECT_EQ(shared.nodes, 1);
+    EXPECT_EQ(shared.source, "shared-memory");
+  }
+}
+
+TEST(Topology, BadSpecsAreErrorsOnEveryRank) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  for (const std::string& spec : {std::string("abc"), std::string("2x"), std::string("0x4"),
+                                 std::to_string(w.size + 1) + "x1"}) {
+    bool thrown = false;
+    try {
+      (void)hpart::detect_topology(comm, spec);
+    } catch (const hpart::Error& e) {
+      thrown = e.code() == hpart::ErrorCode::invalid_argument;
+    }
+    EXPECT_TRUE(thrown) << "spec '" << spec << "'";
+  }
+}
+
+TEST(Hierarchy, PartsGroupedByNodeBalancedAndLocatable) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const hpart::Topology t = hpart::detect_topology(comm, emulated(w.size));
+  for (int dim : {2, 3}) {
+    const LocalGrid lg = slab_grid(dim, dim == 2 ? std::array<std::int64_t, 3>{120, 90, 1} : std::array<std::int64_t, 3>{30, 24, 20},
+                                   w.rank, w.size, 20.0);
+   for (const hpart::NodeCut cut : {hpart::NodeCut::staircase, hpart::NodeCut::boxes}) {
+    hpart::HierGridOptions opts;
+    opts.parts = 2 * w.size + 1;
+    opts.node_cut = cut;
+    const hpart::HierGridPartition h = hpart::partition_grid_hierarchical(comm, lg.grid, t, opts);
+    const auto& p = h.partition;
+    ASSERT_EQ(p.partition.num_parts, opts.parts);
+    ASSERT_EQ(h.node_of_part.size(), static_cast<std::size_t>(opts.parts));
+    EXPECT_EQ(p.partition.metrics.objects, lg.grid.domain().volume());
+    EXPECT_EQ(p.partition.metrics.empty_parts, 0);
+    // Staircase nodes balance to a cell; box nodes only to a cell layer (small grid: a few %).
+    EXPECT_LT(p.partition.metrics.imbalance[0], cut == hpart::NodeCut::staircase ? 0.01 : 0.15);
+    for (std::size_t i = 0; i < p.partition.parts.size(); ++i) {
+      const hpart::Cell c = local_cell(lg.grid.local, i);
+      const hpart::part_t q = p.partition.parts[i];
+      ASSERT_EQ(p.part_of(c), q);
+      ASSERT_TRUE(h.node_boxes[static_cast<std::size_t>(h.node_of_part[static_cast<std::size_t>(q)])].contains(c));
+    }
+    // Owners: every part's rank is on the part's node.
+    for (std::size_t q = 0; q < h.owner_of_part.size(); ++q)
+      EXPECT_EQ(t.node_of_rank[static_cast<std::size_t>(h.owner_of_part[q])], h.node_of_part[q]);
+    // Level volumes add up to the total halo.
+    const hpart::GridNeighbours n = hpart::grid_neighbours(comm, lg.grid, p);
+    const hpart::LevelVolumes v = hpart::level_volumes(n, h.node_of_part);
+    EXPECT_EQ(v.total, n.halo_volume);
+    EXPECT_EQ(v.internode + v.intranode, v.total);
+    if (t.nodes == 1) {
+      EXPECT_EQ(v.internode, 0);
+    }
+   }
+  }
+}
+
+// Node-level blocks cross the network less than a flat curve partition whose parts go to ranks
+// in order.
+TEST(Hierarchy, LessInternodeTrafficThanFlat) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const hpart::Topology t = hpart::detect_topology(comm, emulated(w.size));
+  if (t.nodes < 2) GTEST_SKIP() << "one node";
+  const LocalGrid lg = slab_grid(3, {40, 40, 40}, w.rank, w.size, 20.0);
+  hpart::HierGridOptions opts;
+  opts.parts = w.size;
+  const auto hier = hpart::partition_grid_hierarchical(comm, lg.grid, t, opts);
+  hpart::GridOptions flat_opts;
+  flat_opts.parts = w.size;
+  flat_opts.method = GridMethod::sfc;
+  const auto flat = hpart::partition_grid(comm, lg.grid, flat_opts);
+  std::vector<int> flat_nodes;
+  for (int q = 0; q < w.size; ++q) flat_nodes.push_back(t.node_of_rank[static_cast<std::size_t>(q)]);  // part q on rank q
+  const auto vh = hpart::level_volumes(hpart::grid_neighbours(comm, lg.grid, hier.partition), hier.node_of_part);
+  const auto vf = hpart::level_volumes(hpart::grid_neighbours(comm, lg.grid, flat), flat_nodes);
+  EXPECT_LE(vh.internode, vf.internode);
+  EXPECT_LT(hier.partition.partition.metrics.imbalance[0], 0.01);
+}
+
+TEST(Hierarchy, BadOptions) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const hpart::Topology t = hpart::detect_topology(comm, emulated(w.size));
+  const LocalGrid lg = slab_grid(2, {40, 30, 1}, w.rank, w.size, 0.0);
+  hpart::HierGridOptions opts;
+  opts.node_cut = hpart::NodeCut::boxes;
+  opts.node_method = GridMethod::sfc;
+  bool thrown = false;
+  try {
+    (void)hpart::partition_grid_hierarchical(comm, lg.grid, t, opts);
+  } catch (const hpart::Error& e) {
+    thrown = std::string(e.what()).find("box-shaped") != std::string::npos;
+  }
+  EXPECT_TRUE(thrown);
+  hpart::Topology wrong = t;
+  wrong.node_of_rank.push_back(0);
+  opts.node_method = GridMethod::blocks;
+  thrown = false;
+  try {
+    (void)hpart::partition_grid_hierarchical(comm, lg.grid, wrong, opts);
+  } catch (const hpart::Error& e) {
+    thrown = std::string(e.what()).find("topology describes") != std::string::npos;
+  }
+  EXPECT_TRUE(thrown);
+}
+
+}  // namespace
