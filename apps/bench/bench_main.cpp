@@ -21,7 +21,7 @@
 
 namespace {
 
-constexpr const char* kSuites = "points, grid";
+constexpr const char* kSuites = "points, grid, hier";
 
 struct Cli {
   std::string suite;
@@ -31,6 +31,7 @@ struct Cli {
   std::uint64_t seed = hpart_bench::PointsSuiteConfig{}.seed;
   std::vector<std::string> cases;      // default: every case of the suite
   long long side2d = 4096, side3d = 256;
+  std::string topology = "3x2";
   std::vector<std::string> libraries;  // default: every library of the suite
   std::string json;
 };
@@ -38,7 +39,7 @@ struct Cli {
 // Every rank parses the same argv, so every rank reaches the same verdict without talking.
 // Returns "" when the options are valid, else the message for the user.
 std::string validate_common(const Cli& cli) {
-  if (cli.suite != "points" && cli.suite != "grid")
+  if (cli.suite != "points" && cli.suite != "grid" && cli.suite != "hier")
     return "unknown suite '" + cli.suite + "' (available: " + kSuites + ")";
   if (cli.n < 1) return "--n must be >= 1 (got " + std::to_string(cli.n) + ")";
   if (cli.parts < 1) return "--parts must be >= 1 (got " + std::to_string(cli.parts) + ")";
@@ -113,6 +114,8 @@ int run(int argc, char** argv, int rank) {
       ->capture_default_str();
   app.add_option("--side2d", cli.side2d, "grid suite: cells per side of hotspot2d")->capture_default_str();
   app.add_option("--side3d", cli.side3d, "grid suite: cells per side of hotspot3d")->capture_default_str();
+  app.add_option("--topology", cli.topology, "hier suite: emulated topology NxM (N nodes of M ranks; N*M = np)")
+      ->capture_default_str();
   app.add_option("--seed", cli.seed, "seed of the generated inputs")->capture_default_str();
   app.add_option("--json", cli.json, "write JSON Lines records to this file (rank 0)");
   try {
@@ -125,8 +128,12 @@ int run(int argc, char** argv, int rank) {
 
   hpart_bench::PointsSuiteConfig points;
   hpart_bench::GridSuiteConfig grid;
+  hpart_bench::HierSuiteConfig hier;
+  if (cli.suite == "hier" && cli.cases.empty()) grid.cases = {"hotspot3d"};
   std::string problem = validate_common(cli);
   if (problem.empty()) problem = cli.suite == "points" ? validate(cli, points) : validate(cli, grid);
+  hier.grid = grid;
+  hier.topology = cli.topology;
   if (!problem.empty()) {
     if (rank == 0) std::fprintf(stderr, "hpart-bench: %s\n", problem.c_str());
     return 2;
@@ -141,8 +148,10 @@ int run(int argc, char** argv, int rank) {
 #endif
   if (cli.suite == "points")
     hpart_bench::run_points_suite(comm, points, sink);
-  else
+  else if (cli.suite == "grid")
     hpart_bench::run_grid_suite(comm, grid, sink);
+  else
+    hpart_bench::run_hier_suite(comm, hier, sink);
   if (rank == 0) std::printf("\n");
   sink.print_table(stdout);
   if (rank == 0 && !cli.json.empty()) std::printf("records written to %s\n", cli.json.c_str());

@@ -74,7 +74,8 @@ void make_grid_case(const hpart::Comm& comm, const GridSuiteConfig& cfg, const s
   g.cost = out.cost;
 }
 
-long long slab_comm_volume(const hpart::Comm& comm, const hpart::Grid& g, const std::vector<hpart::part_t>& parts) {
+SlabVolumes slab_comm_volume(const hpart::Comm& comm, const hpart::Grid& g, const std::vector<hpart::part_t>& parts,
+                             const std::vector<int>& node_of_part) {
   const int dim = g.dim, last = dim - 1;
   const hpart::Box& box = g.local;
   const std::int64_t layer = dim == 2 ? g.extent[0] : g.extent[0] * g.extent[1];
@@ -95,10 +96,10 @@ long long slab_comm_volume(const hpart::Comm& comm, const hpart::Grid& g, const 
   for (std::size_t k = 1; k < counts.size(); ++k) displs[k] = displs[k - 1] + counts[k - 1];
   std::vector<hpart::part_t> all(static_cast<std::size_t>(displs.back() + counts.back()));
   MPI_Allgatherv(ends.data(), count, MPI_INT32_T, all.data(), counts.data(), displs.data(), MPI_INT32_T, comm.get());
+  SlabVolumes v;
   if (!has) {
-    long long zero = 0;
-    MPI_Allreduce(MPI_IN_PLACE, &zero, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
-    return zero;
+    MPI_Allreduce(MPI_IN_PLACE, &v.total, 2, MPI_LONG_LONG, MPI_SUM, comm.get());
+    return v;
   }
   // Labels of the local slab framed by the neighbouring layers (-1 outside the grid).
   const std::int64_t nl = hi - lo + 1;
@@ -112,8 +113,9 @@ long long slab_comm_volume(const hpart::Comm& comm, const hpart::Grid& g, const 
     if (qlo == hi + 1) std::copy(base, base + layer, label.begin() + (nl + 1) * layer);          // its first layer
   }
   const std::int64_t nx = g.extent[0], ny = dim == 3 ? g.extent[1] : 1;
-  long long volume = 0;
-#pragma omp parallel for schedule(static) reduction(+ : volume)
+  long long volume = 0, internode = 0;
+  const bool nodes = !node_of_part.empty();
+#pragma omp parallel for schedule(static) reduction(+ : volume, internode)
   for (std::int64_t t = 1; t <= nl; ++t)
     for (std::int64_t y = 0; y < ny; ++y)
       for (std::int64_t x = 0; x < nx; ++x) {
@@ -132,9 +134,14 @@ long long slab_comm_volume(const hpart::Comm& comm, const hpart::Grid& g, const 
               seen[k++] = q;
             }
         volume += k;
+        if (nodes)
+          for (int j = 0; j < k; ++j)
+            internode += node_of_part[static_cast<std::size_t>(seen[j])] != node_of_part[static_cast<std::size_t>(mine)] ? 1 : 0;
       }
-  MPI_Allreduce(MPI_IN_PLACE, &volume, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
-  return volume;
+  v.total = volume;
+  v.internode = internode;
+  MPI_Allreduce(MPI_IN_PLACE, &v.total, 2, MPI_LONG_LONG, MPI_SUM, comm.get());
+  return v;
 }
 
 namespace {
@@ -163,7 +170,7 @@ Record base_record(const hpart::Comm& comm, const GridSuiteConfig& cfg, const Gr
 // Imbalance and halo volume by the same code for every library.
 void finish(const hpart::Comm& comm, const GridCase& gc, std::vector<hpart::part_t> parts, Record& r,
             Progress& progress, RecordSink& sink) {
-  r.comm_volume = slab_comm_volume(comm, gc.grid, parts);
+  r.comm_volume = slab_comm_volume(comm, gc.grid, parts).total;
   const hpart::Partition eval = hpart::evaluate_partition(comm, std::move(parts), r.parts, gc.cost, 1);
   r.imbalance = eval.metrics.imbalance.at(0);
   char note[96];
@@ -244,6 +251,66 @@ void run_grid_suite(const hpart::Comm& comm, const GridSuiteConfig& cfg, RecordS
 #if HPART_HAVE_ZOLTAN
     if (cfg.run_zoltan) run_zoltan(comm, cfg, gc, reset_works, sink);
 #endif
+  }
+}
+
+void run_hier_suite(const hpart::Comm& comm, const HierSuiteConfig& cfg, RecordSink& sink) {
+  const bool reset_works = peak_reset_works(comm.get());
+  const hpart::Topology topo = hpart::detect_topology(comm, cfg.topology);
+  const int K = cfg.grid.parts;
+  if (comm.rank() == 0) {
+    std::printf("[hier] topology %s (%d nodes), parts %d, reps %d, ranks %d; halo width 1\n", cfg.topology.c_str(),
+                topo.nodes, K, cfg.grid.reps, comm.size());
+    std::fflush(stdout);
+  }
+  for (const std::string& name : cfg.grid.cases) {
+    Progress gen(comm, "hier", name, "generating the cost field");
+    GridCase gc;
+    make_grid_case(comm, cfg.grid, name, gc);
+    gen.done();
+    auto record = [&](const char* method, const CallStats& stats, std::vector<hpart::part_t> parts,
+                      const std::vector<int>& node_of_part, Progress& progress) {
+      Record r = base_record(comm, cfg.grid, gc, "hpart", method, stats);
+      r.suite = "hier";
+      const SlabVolumes v = slab_comm_volume(comm, gc.grid, parts, node_of_part);
+      r.comm_volume = v.total;
+      r.internode_volume = v.internode;
+      const hpart::Partition eval = hpart::evaluate_partition(comm, std::move(parts), K, gc.cost, 1);
+      r.imbalance = eval.metrics.imbalance.at(0);
+      char note[128];
+      std::snprintf(note, sizeof note, " (imbalance %.2e, halo %lld, internode %lld)", *r.imbalance, v.total, v.internode);
+      progress.done(note);
+      sink.add(r);
+    };
+    {
+      // flat: one curve over all ranks, part p on rank p * R / K, so on that rank's node.
+      Progress progress(comm, "hier", name, "hpart flat (sfc)");
+      hpart::GridOptions opts;
+      opts.parts = K;
+      opts.method = hpart::GridMethod::sfc;
+      std::optional<hpart::GridPartition> result;
+      const CallStats stats = measure_calls(
+          comm.get(), cfg.grid.reps, reset_works, [&] { result.reset(); },
+          [&] { result.emplace(hpart::partition_grid(comm, gc.grid, opts)); });
+      std::vector<int> node_of_part;
+      const hpart::PartOwners owners{K, comm.size()};
+      for (int p = 0; p < K; ++p) node_of_part.push_back(topo.node_of_rank[static_cast<std::size_t>(owners.owner(p))]);
+      record("flat", stats, std::move(result->partition.parts), node_of_part, progress);
+    }
+    for (const hpart::NodeCut cut : {hpart::NodeCut::staircase, hpart::NodeCut::boxes}) {
+      const char* method = cut == hpart::NodeCut::staircase ? "hier" : "hier-boxes";
+      Progress progress(comm, "hier", name,
+                        std::string("hpart ") + method + (cut == hpart::NodeCut::staircase ? " (staircase nodes, sfc ranks)" : " (block nodes, sfc ranks)"));
+      hpart::HierGridOptions opts;
+      opts.parts = K;
+      opts.node_cut = cut;
+      std::optional<hpart::HierGridPartition> result;
+      const CallStats stats = measure_calls(
+          comm.get(), cfg.grid.reps, reset_works, [&] { result.reset(); },
+          [&] { result.emplace(hpart::partition_grid_hierarchical(comm, gc.grid, topo, opts)); });
+      const std::vector<int> node_of_part = result->node_of_part;
+      record(method, stats, std::move(result->partition.partition.parts), node_of_part, progress);
+    }
   }
 }
 

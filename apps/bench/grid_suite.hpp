@@ -40,7 +40,20 @@ void make_grid_case(const hpart::Comm& comm, const GridSuiteConfig& cfg, const s
 // Halo cells (width 1, corners included) received over all parts, for any labelling of the
 // cells of a slab-distributed grid: each rank needs only the boundary layers of its slab
 // neighbours, so every library's parts are measured by the same code.
-long long slab_comm_volume(const hpart::Comm& comm, const hpart::Grid& grid, const std::vector<hpart::part_t>& parts);
+// With node_of_part, also the share of it between parts on different nodes.
+struct SlabVolumes {
+  long long total = 0, internode = 0;
+};
+SlabVolumes slab_comm_volume(const hpart::Comm& comm, const hpart::Grid& grid, const std::vector<hpart::part_t>& parts,
+                             const std::vector<int>& node_of_part = {});
+
+// The "hier" suite: flat sfc (parts to ranks in order) against hierarchical partitioning on an
+// emulated topology (default 3 nodes x 2 ranks: run at np 6).
+struct HierSuiteConfig {
+  GridSuiteConfig grid;  // parts, reps, sides; cases: hotspot3d (and hotspot2d)
+  std::string topology = "3x2";
+};
+void run_hier_suite(const hpart::Comm& comm, const HierSuiteConfig& cfg, RecordSink& sink);
 
 void run_grid_suite(const hpart::Comm& comm, const GridSuiteConfig& cfg, RecordSink& sink);
 

@@ -1,12 +1,17 @@
-// Hierarchical grid partitioning with staircase node cuts: the node level orders the cells
-// slab-major across the longest side (that side slowest, then the others row-major) and cuts that
-// order at exact weight shares with the distributed splitter search, so a node boundary is a plane
-// with at most a one-layer step; the rank level splits each node's cells along the Hilbert curve.
-// Both levels are curve splits, so the locator is two splitter lookups.
+// Hierarchical grid partitioning with staircase node cuts. The node level is a recursive
+// bisection of the cells whose every cut is exact: the region's cells are ordered slab-major
+// across the longest side of its bounding box (that side slowest, the others row-major) and the
+// order is cut at the exact weight share with the distributed splitter search, so each boundary
+// is a plane with at most a one-layer step. Bisection rather than parallel slabs: 3 nodes of a
+// cube then share 1 + 2/3 faces instead of 2. The rank level splits each node's cells along the
+// Hilbert curve. The locator walks the bisection tree, then one splitter lookup.
 #include <algorithm>
 #include <bit>
+#include <limits>
 #include <numeric>
 #include <memory>
+
+#include <mpi.h>
 
 #include "core/partition_metrics.hpp"
 #include "core/validate.hpp"
@@ -22,11 +27,10 @@ struct SlabKeys {
   int dim = 2, d = 0, a = 1, b = 2;
   std::int64_t ea = 1, eb = 1;
   int shift = 0;
-  static SlabKeys for_grid(const Grid& g) {
+  static SlabKeys along(const Grid& g, int d) {
     SlabKeys k;
     k.dim = g.dim;
-    for (int e = 1; e < g.dim; ++e)
-      if (g.extent[static_cast<std::size_t>(e)] >= g.extent[static_cast<std::size_t>(k.d)]) k.d = e;
+    k.d = d;
     int others[2] = {0, 0}, n = 0;
     for (int e = 0; e < g.dim; ++e)
       if (e != k.d) others[n++] = e;
@@ -45,15 +49,26 @@ struct SlabKeys {
   }
 };
 
+// A bisection node: cells with slab key (across keys.d) below `split` go to `lower`.
+struct StairNode {
+  SlabKeys keys;
+  sfc::Order split = 0;
+  int lower = -1, upper = -1;
+  int node = 0;  // leaves: the node (machine) index
+};
+
 struct StairLocator final : detail::GridLocator {
-  SlabKeys slabs;
-  std::vector<sfc::Order> node_inner;
+  std::vector<StairNode> tree;  // tree[0] is the root
   grid::CellKeys curve;
   std::vector<std::vector<sfc::Order>> rank_inner;
   std::vector<part_t> first;
   [[nodiscard]] part_t part_of(const Cell& c) const override {
-    const sfc::Order s = sfc::make_order(slabs.key(c), 0);
-    const auto n = static_cast<std::size_t>(std::upper_bound(node_inner.begin(), node_inner.end(), s) - node_inner.begin());
+    int t = 0;
+    while (tree[static_cast<std::size_t>(t)].lower >= 0) {
+      const StairNode& sn = tree[static_cast<std::size_t>(t)];
+      t = sfc::make_order(sn.keys.key(c), 0) >= sn.split ? sn.upper : sn.lower;
+    }
+    const auto n = static_cast<std::size_t>(tree[static_cast<std::size_t>(t)].node);
     const sfc::Order v = sfc::make_order(curve.key(c), 0);
     const auto& in = rank_inner[n];
     return first[n] + static_cast<part_t>(std::upper_bound(in.begin(), in.end(), v) - in.begin());
@@ -89,20 +104,72 @@ HierGridPartition staircase_partition(const Comm& comm, const Grid& grid, const 
   const grid::GridInput in = grid::prepare_grid(comm, grid, check);
   const int K = check.parts;
   auto locator = std::make_shared<StairLocator>();
-  locator->slabs = SlabKeys::for_grid(grid);
   locator->curve = grid::CellKeys::for_grid(grid, Method::hilbert);
-
-  // Node level: slab-major keys of every local cell.
   const std::size_t n = in.local.size();
-  std::vector<std::uint64_t> keys(n);
-  grid::for_each_row(in.local, in.local.box, [&](std::size_t index, std::int64_t x0, std::int64_t y, std::int64_t z,
-                                                 std::int64_t count) {
-    for (std::int64_t k = 0; k < count; ++k) keys[index + static_cast<std::size_t>(k)] = locator->slabs.key({x0 + k, y, z, 0});
-  });
-  std::vector<part_t> node_of_cell;
-  const std::vector<double> shares(per_node.begin(), per_node.end());
-  locator->node_inner = split(comm, in, keys, in.unit_cost ? std::span<const double>() : grid.cost, shares, imbalance,
-                              node_of_cell);
+  std::vector<part_t> node_of_cell(n, 0);
+
+  // Node level: recursive exact bisection (every rank takes part in every step, in one order).
+  struct Pending {
+    std::vector<std::size_t> cells;  // local cell indices in this region
+    int first, count, tree;
+  };
+  locator->tree.push_back(StairNode{});
+  std::vector<Pending> work;
+  {
+    Pending root{{}, 0, topology.nodes, 0};
+    root.cells.resize(n);
+    std::iota(root.cells.begin(), root.cells.end(), std::size_t{0});
+    work.push_back(std::move(root));
+  }
+  while (!work.empty()) {
+    Pending w = std::move(work.back());
+    work.pop_back();
+    StairNode& tn = locator->tree[static_cast<std::size_t>(w.tree)];
+    if (w.count == 1) {
+      tn.node = w.first;
+      for (std::size_t c : w.cells) node_of_cell[c] = w.first;
+      continue;
+    }
+    // The region's global bounding box picks the cut direction.
+    std::int64_t box[6];
+    for (int a = 0; a < 3; ++a) box[a] = std::numeric_limits<std::int64_t>::max(), box[3 + a] = box[a];
+    for (std::size_t c : w.cells) {
+      const Cell cell = in.local.cell(c);
+      for (int a = 0; a < grid.dim; ++a) {
+        box[a] = std::min(box[a], cell[static_cast<std::size_t>(a)]);
+        box[3 + a] = std::min(box[3 + a], -cell[static_cast<std::size_t>(a)]);
+      }
+    }
+    MPI_Allreduce(MPI_IN_PLACE, box, 6, MPI_INT64_T, MPI_MIN, comm.get());
+    int d = 0;
+    for (int a = 1; a < grid.dim; ++a)
+      if (-box[3 + a] - box[a] > -box[3 + d] - box[d]) d = a;
+    const SlabKeys keys = SlabKeys::along(grid, d);
+    std::vector<std::uint64_t> k(w.cells.size());
+    std::vector<double> cost(in.unit_cost ? 0 : w.cells.size());
+    for (std::size_t j = 0; j < w.cells.size(); ++j) {
+      k[j] = keys.key(in.local.cell(w.cells[j]));
+      if (!in.unit_cost) cost[j] = grid.cost[w.cells[j]];
+    }
+    const int k1 = w.count / 2;
+    const double lower = std::accumulate(per_node.begin() + w.first, per_node.begin() + w.first + k1, 0.0);
+    const double upper = std::accumulate(per_node.begin() + w.first + k1, per_node.begin() + w.first + w.count, 0.0);
+    std::vector<part_t> side;
+    const std::vector<sfc::Order> inner = split(comm, in, k, cost, {lower, upper}, imbalance, side);
+    Pending lo{{}, w.first, k1, static_cast<int>(locator->tree.size())};
+    Pending hi{{}, w.first + k1, w.count - k1, lo.tree + 1};
+    for (std::size_t j = 0; j < w.cells.size(); ++j) (side[j] == 0 ? lo : hi).cells.push_back(w.cells[j]);
+    StairNode filled;
+    filled.keys = keys;
+    filled.split = inner.front();
+    filled.lower = lo.tree;
+    filled.upper = hi.tree;
+    locator->tree[static_cast<std::size_t>(w.tree)] = filled;
+    locator->tree.push_back(StairNode{});
+    locator->tree.push_back(StairNode{});
+    work.push_back(std::move(hi));
+    work.push_back(std::move(lo));
+  }
 
   // Rank level: each node's cells along the Hilbert curve.
   std::vector<part_t> parts(n, 0);
