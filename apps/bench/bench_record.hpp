@@ -23,6 +23,7 @@ struct Record {
   std::optional<double> w_max_over_avg;  // weighted cases: largest object weight / mean object weight
   std::optional<long long> comm_volume;       // grid suites: halo cells (width 1) received over all parts
   std::optional<long long> internode_volume;  // hier suite: the part of comm_volume that crosses nodes
+  std::optional<double> layer_bound;  // grid box methods: heaviest cell layer of a part / mean part cost
   int reps = 1;
 
   [[nodiscard]] nlohmann::ordered_json to_json() const;

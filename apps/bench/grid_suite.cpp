@@ -179,6 +179,43 @@ void finish(const hpart::Comm& comm, const GridCase& gc, std::vector<hpart::part
   sink.add(r);
 }
 
+// What box-shaped parts can promise: a box moves by whole cell layers, so its cost can be off by
+// up to one layer. Per part, the lightest of its heaviest layers over the dimensions (the finest
+// step it could take), over the mean part cost; the largest over parts.
+double layer_bound(const hpart::Comm& comm, const GridCase& gc, const hpart::GridPartition& p) {
+  const int dim = gc.grid.dim;
+  std::vector<std::size_t> offset(p.boxes.size() * 3 + 1, 0);
+  for (std::size_t q = 0; q < p.boxes.size(); ++q)
+    for (int d = 0; d < 3; ++d)
+      offset[q * 3 + static_cast<std::size_t>(d) + 1] =
+          offset[q * 3 + static_cast<std::size_t>(d)] +
+          static_cast<std::size_t>(d < dim && !p.boxes[q].empty() ? p.boxes[q].size(d) : 0);
+  std::vector<double> layers(offset.back(), 0.0);
+  const std::vector<hpart::part_t>& parts = p.partition.parts;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const hpart::Cell c = cell_of(gc.grid.local, i);
+    const auto q = static_cast<std::size_t>(parts[i]);
+    for (int d = 0; d < dim; ++d)
+      layers[offset[q * 3 + static_cast<std::size_t>(d)] +
+             static_cast<std::size_t>(c[static_cast<std::size_t>(d)] - p.boxes[q].lo[static_cast<std::size_t>(d)])] += gc.cost[i];
+  }
+  MPI_Allreduce(MPI_IN_PLACE, layers.data(), static_cast<int>(layers.size()), MPI_DOUBLE, MPI_SUM, comm.get());
+  double total = 0.0;
+  for (double w : p.partition.part_weights) total += w;
+  const double mean = total / static_cast<double>(p.boxes.size());
+  double worst = 0.0;
+  for (std::size_t q = 0; q < p.boxes.size(); ++q) {
+    double finest = INFINITY;
+    for (int d = 0; d < dim; ++d) {
+      const auto b = layers.begin() + static_cast<std::ptrdiff_t>(offset[q * 3 + static_cast<std::size_t>(d)]);
+      const auto e = layers.begin() + static_cast<std::ptrdiff_t>(offset[q * 3 + static_cast<std::size_t>(d) + 1]);
+      if (b != e) finest = std::min(finest, *std::max_element(b, e));
+    }
+    if (std::isfinite(finest)) worst = std::max(worst, finest / mean);
+  }
+  return worst;
+}
+
 void run_hpart(const hpart::Comm& comm, const GridSuiteConfig& cfg, const GridCase& gc, hpart::GridMethod m,
                const char* library, const char* method, bool reset_works, RecordSink& sink) {
   Progress progress(comm, "grid", gc.name, std::string(library) + " " + method);
@@ -190,6 +227,7 @@ void run_hpart(const hpart::Comm& comm, const GridSuiteConfig& cfg, const GridCa
       comm.get(), cfg.reps, reset_works, [&] { result.reset(); },
       [&] { result.emplace(hpart::partition_grid(comm, gc.grid, opts)); });
   Record r = base_record(comm, cfg, gc, library, method, stats);
+  if (m == hpart::GridMethod::blocks) r.layer_bound = layer_bound(comm, gc, *result);
   finish(comm, gc, std::move(result->partition.parts), r, progress, sink);
 }
 
