@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on a built-in default: builds hpart, then at np 4
 #  1. partitions a generated point set, migrates it, lets the load shift and rebalances (table);
-#  2. runs the hpart CLI on a generated 2D file: partition table, part file and a PNG picture.
+#  2. partitions a 2D grid with a cost hotspot by every grid method and hierarchically (table);
+#  3. runs the hpart CLI on a generated 2D file: partition table, part file and a PNG picture.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
@@ -10,6 +11,7 @@ mpi=(mpirun --oversubscribe --bind-to none)
 [[ $(id -u) -eq 0 ]] && mpi+=(--allow-run-as-root)
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 "${mpi[@]}" -np 4 "$build/examples/basic/points_demo" --n "${HPART_DEMO_N:-2000000}" --parts 64
+"${mpi[@]}" -np 4 "$build/examples/basic/grid_demo" --n 1024 --parts 16
 
 out="$build/demo"
 mkdir -p "$out"

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "core/log.hpp"
 #include "core/partition_metrics.hpp"
 #include "grid/grid_input.hpp"
 #include "grid/grid_locator.hpp"
@@ -60,8 +61,10 @@ LevelVolumes level_volumes(const GridNeighbours& n, const std::vector<int>& node
   return v;
 }
 
-HierGridPartition partition_grid_hierarchical(const Comm& comm, const Grid& grid, const Topology& topology,
-                                              const HierGridOptions& opts) {
+namespace {
+
+HierGridPartition hierarchical(const Comm& comm, const Grid& grid, const Topology& topology,
+                               const HierGridOptions& opts) {
   const int R = comm.size();
   const int K = opts.parts == 0 ? R : opts.parts;
   std::string problem;
@@ -148,6 +151,18 @@ HierGridPartition partition_grid_hierarchical(const Comm& comm, const Grid& grid
   out.partition.boxes = std::move(boxes);
   out.partition.box_shaped = box_shaped;
   out.partition.locator = std::move(locator);
+  return out;
+}
+
+}  // namespace
+
+HierGridPartition partition_grid_hierarchical(const Comm& comm, const Grid& grid, const Topology& topology,
+                                              const HierGridOptions& opts) {
+  const detail::Stopwatch clock;
+  HierGridPartition out = hierarchical(comm, grid, topology, opts);
+  double seconds = clock.seconds();
+  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  out.partition.partition.metrics.seconds = seconds;
   return out;
 }
 
