@@ -2,6 +2,7 @@
 // Hierarchical partitioning: split the work among nodes first, then among the ranks of each
 // node, with a method per level. Cuts between nodes are what crosses the network, so the node
 // level uses box-shaped blocks (few, flat faces) and the rank level whatever balances best.
+#include <span>
 #include <vector>
 
 #include "hpart/grid.hpp"
@@ -37,6 +38,12 @@ struct HierGridPartition {
 // Collective. Node i receives parts in proportion to its ranks (its share of the total parts).
 HierGridPartition partition_grid_hierarchical(const Comm& comm, const Grid& grid, const Topology& topology,
                                               const HierGridOptions& opts);
+
+// Thread level (pure, no MPI): split a rank's objects, in the order given (e.g. its cells in row
+// order or its points in curve order after migration), into `threads` contiguous chunks of
+// bottleneck-optimal weight, one per OpenMP thread. weights: one per object, or empty with n
+// objects of unit weight. Returns the chunk of each object; no chunk is empty when n >= threads.
+std::vector<int> thread_chunks(std::span<const double> weights, std::size_t n, int threads);
 
 // Halo volume split by level for a part -> node map: what crosses nodes and what stays inside.
 struct LevelVolumes {

@@ -154,3 +154,29 @@ TEST(Hierarchy, BadOptions) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ThreadChunks, ContiguousBalancedNonEmpty) {
+  std::vector<double> w;
+  for (int i = 0; i < 1000; ++i) w.push_back(i % 17 == 0 ? 30.0 : 1.0);
+  for (int threads : {1, 3, 8}) {
+    const std::vector<int> c = hpart::thread_chunks(w, w.size(), threads);
+    std::vector<double> load(static_cast<std::size_t>(threads), 0.0);
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      if (i > 0) {
+        ASSERT_GE(c[i], c[i - 1]);  // contiguous, in order
+      }
+      load[static_cast<std::size_t>(c[i])] += w[i];
+    }
+    double total = 0, worst = 0;
+    for (double l : load) total += l, worst = std::max(worst, l);
+    EXPECT_GT(*std::min_element(load.begin(), load.end()), 0.0);
+    EXPECT_LE(worst, total / threads + 30.0);  // within one heaviest object of even
+  }
+  EXPECT_EQ(hpart::thread_chunks({}, 5, 5), (std::vector<int>{0, 1, 2, 3, 4}));
+  EXPECT_THROW((void)hpart::thread_chunks(w, 3, 2), hpart::Error);
+  EXPECT_THROW((void)hpart::thread_chunks({}, 3, 0), hpart::Error);
+}
+
+}  // namespace
