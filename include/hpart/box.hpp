@@ -63,4 +63,16 @@ struct Box {
   }
 };
 
+// How two disjoint boxes within reach of each other touch: the number of dimensions in which they
+// are apart (1 face, 2 edge, 3 corner); 1 when they overlap.
+inline int contact_kind(const Box& a, const Box& b) {
+  int separated = 0;
+  for (int d = 0; d < a.dim; ++d)
+    separated += (a.hi[static_cast<std::size_t>(d)] < b.lo[static_cast<std::size_t>(d)] ||
+                  b.hi[static_cast<std::size_t>(d)] < a.lo[static_cast<std::size_t>(d)])
+                     ? 1
+                     : 0;
+  return std::max(separated, 1);
+}
+
 }  // namespace hpart

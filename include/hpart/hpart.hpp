@@ -9,6 +9,7 @@
 #include "hpart/migration.hpp"
 #include "hpart/options.hpp"
 #include "hpart/partition.hpp"
+#include "hpart/patches.hpp"
 #include "hpart/point_set.hpp"
 #include "hpart/sfc.hpp"
 #include "hpart/topology.hpp"

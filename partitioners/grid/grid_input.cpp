@@ -9,18 +9,24 @@
 #include "core/validate.hpp"
 
 namespace hpart::grid {
+
+std::string check_grid_shape(int dim, const std::array<std::int64_t, 3>& extent) {
+  if (dim != 2 && dim != 3) return "grid dim must be 2 or 3 (got " + std::to_string(dim) + ")";
+  const std::int64_t max_extent = dim == 2 ? (std::int64_t{1} << 31) : (std::int64_t{1} << 21);
+  for (int d = 0; d < dim; ++d)
+    if (extent[static_cast<std::size_t>(d)] < 1 || extent[static_cast<std::size_t>(d)] > max_extent)
+      return "grid extent " + std::to_string(extent[static_cast<std::size_t>(d)]) + " in dimension " +
+             std::to_string(d) + " is outside [1, 2^" + (dim == 2 ? "31" : "21") + "]";
+  return {};
+}
+
 namespace {
 
 std::string check_local(const Grid& g, const GridOptions& opts) {
   std::string problem = detail::check_parts(opts.parts);
   if (problem.empty()) problem = detail::check_targets(opts.target_sizes, opts.parts);
   if (!problem.empty()) return problem;
-  if (g.dim != 2 && g.dim != 3) return "grid dim must be 2 or 3 (got " + std::to_string(g.dim) + ")";
-  const std::int64_t max_extent = g.dim == 2 ? (std::int64_t{1} << 31) : (std::int64_t{1} << 21);
-  for (int d = 0; d < g.dim; ++d)
-    if (g.extent[static_cast<std::size_t>(d)] < 1 || g.extent[static_cast<std::size_t>(d)] > max_extent)
-      return "grid extent " + std::to_string(g.extent[static_cast<std::size_t>(d)]) + " in dimension " +
-             std::to_string(d) + " is outside [1, 2^" + (g.dim == 2 ? "31" : "21") + "]";
+  if (problem = check_grid_shape(g.dim, g.extent); !problem.empty()) return problem;
   if (g.local.dim != 0 && g.local.dim != g.dim)
     return "the local box has dim " + std::to_string(g.local.dim) + " but the grid has dim " + std::to_string(g.dim);
   if (!g.local.empty() && g.local.dim == g.dim) {

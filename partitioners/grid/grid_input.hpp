@@ -2,6 +2,7 @@
 // What every grid method needs first: validated input (agreed across ranks), the rank's local
 // cells in row-major order, and their costs in exact fixed point.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/fixed_point.hpp"
@@ -57,6 +58,9 @@ struct GridInput {
     return unit_cost ? 1 : weight(grid->cost[i]);
   }
 };
+
+// dim 2 or 3 and every extent in [1, 2^31] (2D) or [1, 2^21] (3D): the curve key resolution.
+std::string check_grid_shape(int dim, const std::array<std::int64_t, 3>& extent);
 
 // Collective: every check of the grid, its boxes and costs, and of the options; throws the same
 // hpart::Error on every rank.

@@ -14,16 +14,6 @@
 namespace hpart {
 namespace {
 
-int contact_between(const Box& a, const Box& b) {
-  int separated = 0;
-  for (int d = 0; d < a.dim; ++d)
-    separated += (a.hi[static_cast<std::size_t>(d)] < b.lo[static_cast<std::size_t>(d)] ||
-                  b.hi[static_cast<std::size_t>(d)] < a.lo[static_cast<std::size_t>(d)])
-                     ? 1
-                     : 0;
-  return std::max(separated, 1);
-}
-
 GridNeighbours from_boxes(const Grid& grid, const GridPartition& p, int halo) {
   const Box domain = grid.domain();
   const auto K = p.boxes.size();
@@ -37,7 +27,7 @@ GridNeighbours from_boxes(const Grid& grid, const GridPartition& p, int halo) {
       if (a == b || p.boxes[b].empty()) continue;
       const Box shared = reach.intersect(p.boxes[b]);
       if (shared.empty()) continue;
-      out.of_part[a].push_back(PartNeighbour{static_cast<part_t>(b), shared.volume(), contact_between(pa, p.boxes[b])});
+      out.of_part[a].push_back(PartNeighbour{static_cast<part_t>(b), shared.volume(), contact_kind(pa, p.boxes[b])});
       out.halo_volume += shared.volume();
     }
   }

@@ -1,0 +1,65 @@
+#pragma once
+// AMR patch lists: the boxes of one refinement level, each with a cost, distributed over parts
+// (cf. AMReX DistributionMapping). A patch is an indivisible object; what matters is the balance
+// of the patch costs and, for the curve methods, that a part's patches lie together.
+//
+// A level's patch list is metadata (a few thousand boxes), which AMR codes replicate on every
+// rank; partition_patches gathers the boxes and costs (56 bytes a patch) so that every rank
+// computes the same assignment, never the cells. Each rank passes the patches it holds now (any
+// split, including none); the result does not depend on that split.
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "hpart/box.hpp"
+#include "hpart/comm.hpp"
+#include "hpart/grid.hpp"
+#include "hpart/options.hpp"
+#include "hpart/partition.hpp"
+
+namespace hpart {
+
+struct PatchList {
+  int dim = 2;                                 // 2 or 3
+  std::array<std::int64_t, 3> extent{1, 1, 1};  // the level's index domain (limits as Grid)
+  std::span<const Box> boxes;                  // this rank's patches: non-empty, inside the
+                                               // domain, pairwise disjoint over all ranks
+  std::span<const double> cost;                // per patch (finite, >= 0), or empty: cell count
+};
+
+enum class PatchMethod {
+  knapsack,  // largest cost first onto the lightest part, then swap refinement: best balance,
+             // no locality (AMReX KNAPSACK)
+  sfc,       // patches in curve order of their centres, cut into consecutive bottleneck-optimal
+             // chains: locality first (AMReX SFC, with exact instead of greedy cuts)
+  sfc_swap,  // sfc, then the swap refinement for the bottleneck: a few patches leave their
+             // curve range where that lowers the heaviest part
+};
+
+struct PatchOptions {
+  int parts = 1;
+  PatchMethod method = PatchMethod::sfc_swap;
+  Method curve = Method::hilbert;  // sfc, sfc_swap
+};
+
+struct PatchPartition {
+  Partition partition;     // part of each local patch, in input order; weights = patch costs
+  std::vector<Box> boxes;  // per part: the bounding box of its patches (empty box: no patch)
+};
+
+// Collective. Validates (dim, extent, boxes inside and disjoint, cost length and values, parts)
+// and throws the same hpart::Error on every rank. Deterministic: the same global patch list gives
+// the same parts for any number of ranks and threads.
+PatchPartition partition_patches(const Comm& comm, const PatchList& patches, const PatchOptions& opts);
+
+// Collective: for a patch partition, what each part exchanges when every patch fills a ghost
+// layer of width `halo` (corners included) from the patches around it (AMReX FillBoundary): per
+// part, the parts owning cells in the ghost layers of its patches, how many such cells, and the
+// contact kind (as grid_neighbours). Ghost cells filled by a patch of the same part are local.
+GridNeighbours patch_neighbours(const Comm& comm, const PatchList& patches, const PatchPartition& p, int halo = 1);
+
+const char* to_string(PatchMethod m);
+PatchMethod patch_method_from_string(const char* name);  // throws hpart::Error for an unknown name
+
+}  // namespace hpart
