@@ -106,13 +106,13 @@ int run(int argc, char** argv, int rank) {
   app.add_option("--parts", cli.parts, "number of parts K")->capture_default_str();
   app.add_option("--reps", cli.reps, "repetitions per method; time_s is their median")->capture_default_str();
   app.add_option("--cases", cli.cases,
-                 "comma-separated cases (default: all). points: uniform3d, clusters3d, plane; grid: hotspot2d, hotspot3d")
+                 "comma-separated cases (default: all). points: uniform3d, clusters3d, plane; grid: hotspot2d, hotspot3d, amr2d; hier: hotspot3d, hotspot2d")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--libraries", cli.libraries, "comma-separated (default: all). points: hpart, floor, zoltan; grid: hpart, naive, zoltan")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--side2d", cli.side2d, "grid suite: cells per side of hotspot2d")->capture_default_str();
+  app.add_option("--side2d", cli.side2d, "grid suite: cells per side of hotspot2d and amr2d")->capture_default_str();
   app.add_option("--side3d", cli.side3d, "grid suite: cells per side of hotspot3d")->capture_default_str();
   app.add_option("--topology", cli.topology, "hier suite: emulated topology NxM (N nodes of M ranks; N*M = np)")
       ->capture_default_str();
@@ -132,6 +132,9 @@ int run(int argc, char** argv, int rank) {
   if (cli.suite == "hier" && cli.cases.empty()) grid.cases = {"hotspot3d"};
   std::string problem = validate_common(cli);
   if (problem.empty()) problem = cli.suite == "points" ? validate(cli, points) : validate(cli, grid);
+  if (problem.empty() && cli.suite == "hier")
+    for (const std::string& name : grid.cases)
+      if (name == "amr2d") problem = "case amr2d belongs to suite grid (hier: hotspot3d, hotspot2d)";
   hier.grid = grid;
   hier.topology = cli.topology;
   if (!problem.empty()) {

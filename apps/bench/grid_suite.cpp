@@ -12,6 +12,7 @@
 #include "call_measurement.hpp"
 #include "hpart/hpart.hpp"
 #include "memory_usage.hpp"
+#include "patch_case.hpp"
 #include "progress.hpp"
 #if HPART_HAVE_ZOLTAN
 #include "zoltan_baseline.hpp"
@@ -42,8 +43,10 @@ hpart::Cell cell_of(const hpart::Box& b, std::size_t i) {
 
 }  // namespace
 
-const char* grid_case_names() { return "hotspot2d, hotspot3d"; }
-bool is_grid_case(const std::string& name) { return name == "hotspot2d" || name == "hotspot3d"; }
+const char* grid_case_names() { return "hotspot2d, hotspot3d, amr2d"; }
+bool is_grid_case(const std::string& name) {
+  return name == "hotspot2d" || name == "hotspot3d" || name == "amr2d";
+}
 
 void make_grid_case(const hpart::Comm& comm, const GridSuiteConfig& cfg, const std::string& name, GridCase& out) {
   const Shape s = shape_of(cfg, name);
@@ -276,6 +279,10 @@ void run_grid_suite(const hpart::Comm& comm, const GridSuiteConfig& cfg, RecordS
     std::fflush(stdout);
   }
   for (const std::string& name : cfg.cases) {
+    if (name == "amr2d") {
+      run_amr2d_case(comm, cfg, reset_works, sink);
+      continue;
+    }
     Progress gen(comm, "grid", name, "generating the cost field");
     GridCase gc;
     make_grid_case(comm, cfg, name, gc);

@@ -15,12 +15,12 @@ namespace hpart_bench {
 struct GridSuiteConfig {
   int parts = 64;
   int reps = 1;
-  std::vector<std::string> cases{"hotspot2d", "hotspot3d"};
-  std::int64_t side2d = 4096, side3d = 256;  // cells per side (smaller for smoke tests)
+  std::vector<std::string> cases{"hotspot2d", "hotspot3d", "amr2d"};
+  std::int64_t side2d = 4096, side3d = 256;  // cells per side (hotspot2d and amr2d: side2d)
   bool run_hpart = true, run_naive = true, run_zoltan = true;
 };
 
-// Case names the suite knows: "hotspot2d, hotspot3d".
+// Case names the suite knows: "hotspot2d, hotspot3d, amr2d" (amr2d: an AMR patch level, patch_case.hpp).
 const char* grid_case_names();
 bool is_grid_case(const std::string& name);
 

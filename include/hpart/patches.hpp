@@ -41,6 +41,9 @@ struct PatchOptions {
   int parts = 1;
   PatchMethod method = PatchMethod::sfc_swap;
   Method curve = Method::hilbert;  // sfc, sfc_swap
+  // knapsack, sfc_swap: the swap refinement stops once the heaviest part is within this of the
+  // mean (each swap costs some locality), or when no swap helps any more. 0: refine to the end.
+  double imbalance = 0.001;
 };
 
 struct PatchPartition {

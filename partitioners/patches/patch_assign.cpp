@@ -82,7 +82,7 @@ struct Step {
 
 }  // namespace
 
-int refine_by_swaps(std::span<const double> cost, std::vector<part_t>& parts, int num_parts, int max_steps) {
+int refine_by_swaps(std::span<const double> cost, std::vector<part_t>& parts, int num_parts, int max_steps, double good_enough) {
   std::vector<double> load(static_cast<std::size_t>(num_parts), 0.0);
   for (std::size_t i = 0; i < parts.size(); ++i) load[static_cast<std::size_t>(parts[i])] += cost[i];
   PartItems items(cost, parts, num_parts);
@@ -94,9 +94,9 @@ int refine_by_swaps(std::span<const double> cost, std::vector<part_t>& parts, in
     const double needed = top - 1e-12 * top;
     Step best;
     const auto& mine = items.of(H);
-    for (part_t q = 0; q < num_parts; ++q) {
+    const auto search = [&](part_t q) {
       const double gap = top - load[static_cast<std::size_t>(q)];
-      if (q == H || gap <= 0.0) continue;
+      if (q == H || gap <= 0.0) return;
       // Moving d from H to q leaves max(top - d, load_q + d): best at d = gap / 2.
       const auto consider = [&](double d, std::ptrdiff_t give, std::ptrdiff_t take) {
         if (d <= 0.0 || d >= gap) return;
@@ -111,7 +111,9 @@ int refine_by_swaps(std::span<const double> cost, std::vector<part_t>& parts, in
         const std::ptrdiff_t b = items.nearest(q, cost[a] - gap / 2);
         if (b >= 0) consider(cost[a] - cost[static_cast<std::size_t>(b)], static_cast<std::ptrdiff_t>(a), b);
       }
-    }
+    };
+    if (top <= good_enough) break;
+    for (part_t q = 0; q < num_parts; ++q) search(q);
     if (!(best.pair_max < needed)) break;
     const auto give = static_cast<std::size_t>(best.give);
     items.remove(H, give);

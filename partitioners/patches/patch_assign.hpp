@@ -22,7 +22,10 @@ std::vector<part_t> assign_chains(std::span<const double> cost, int parts);
 // each step applies the single move (one item to another part) or swap (two items exchanged)
 // whose pair of part loads ends lowest, provided that is below the current heaviest load. Stops
 // when no step lowers it, or after max_steps. No part is emptied. Returns the steps taken.
-int refine_by_swaps(std::span<const double> cost, std::vector<part_t>& parts, int num_parts, int max_steps);
+// Also stops once the heaviest load is <= good_enough (each step trades some locality for
+// balance, so a caller with a tolerance stops there).
+int refine_by_swaps(std::span<const double> cost, std::vector<part_t>& parts, int num_parts, int max_steps,
+                    double good_enough = 0.0);
 
 // max part load / mean part load - 1 (0 when everything costs 0).
 double assignment_imbalance(std::span<const double> cost, std::span<const part_t> parts, int num_parts);

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <numeric>
@@ -47,18 +48,20 @@ std::vector<std::size_t> canonical_order(const patches::GatheredPatches& g, cons
 
 std::vector<part_t> assign(std::span<const double> cost, const PatchOptions& opts) {
   const int K = opts.parts;
+  const double total = std::accumulate(cost.begin(), cost.end(), 0.0);
+  const double good_enough = (1.0 + opts.imbalance) * total / K;
   // Enough steps for every patch to move a couple of times; in practice it stops far sooner.
   const int max_steps = static_cast<int>(std::min<std::size_t>(2 * cost.size() + static_cast<std::size_t>(K), 1 << 24));
   std::vector<part_t> parts;
   switch (opts.method) {
     case PatchMethod::knapsack:
       parts = patches::assign_knapsack(cost, K);
-      patches::refine_by_swaps(cost, parts, K, max_steps);
+      patches::refine_by_swaps(cost, parts, K, max_steps, good_enough);
       break;
     case PatchMethod::sfc: parts = patches::assign_chains(cost, K); break;
     case PatchMethod::sfc_swap:
       parts = patches::assign_chains(cost, K);
-      patches::refine_by_swaps(cost, parts, K, max_steps);
+      patches::refine_by_swaps(cost, parts, K, max_steps, good_enough);
       break;
   }
   return parts;
@@ -84,6 +87,9 @@ PatchMethod patch_method_from_string(const char* name) {
 
 PatchPartition partition_patches(const Comm& comm, const PatchList& list, const PatchOptions& opts) {
   const detail::Stopwatch clock;
+  const bool tolerance_ok = std::isfinite(opts.imbalance) && opts.imbalance >= 0.0;
+  comm.agree(tolerance_ok ? ErrorCode::ok : ErrorCode::invalid_argument,
+             "imbalance tolerance must be finite and >= 0 (got " + std::to_string(opts.imbalance) + ")");
   const patches::GatheredPatches g = patches::gather_patches(comm, list, opts.parts);
   const std::vector<std::size_t> order = canonical_order(g, list, opts.curve);
   std::vector<double> cost(order.size());

@@ -1,6 +1,7 @@
 # cmake -DJSONL=file -DEXPECT_ZOLTAN=0|1 -P check_grid_records.cmake
 # Every line of a grid-suite JSON Lines file parses; every (case, library, method) is there with
-# time_s, imbalance and comm_volume; hpart sfc is balanced and the naive split is not.
+# time_s, imbalance and comm_volume; hpart sfc (and the refined patch methods) are balanced and
+# the naive uniform split is not.
 if(NOT EXISTS "${JSONL}")
   message(FATAL_ERROR "no records file ${JSONL}")
 endif()
@@ -12,6 +13,11 @@ foreach(c hotspot2d hotspot3d)
     list(APPEND expected "${c}/zoltan/rcb")
   endif()
 endforeach()
+list(APPEND expected "amr2d/hpart/patches-knapsack" "amr2d/hpart/patches-sfc" "amr2d/hpart/patches-sfc-swap"
+     "amr2d/naive/round-robin")
+if(EXPECT_ZOLTAN)
+  list(APPEND expected "amr2d/zoltan/rcb")
+endif()
 set(seen "")
 foreach(line IN LISTS lines)
   foreach(field suite case library method time_s imbalance comm_volume)
@@ -29,7 +35,10 @@ foreach(line IN LISTS lines)
   if(library STREQUAL "hpart" AND method STREQUAL "sfc" AND imbalance GREATER 0.01)
     message(FATAL_ERROR "hpart sfc imbalance ${imbalance} > 0.01: ${line}")
   endif()
-  if(library STREQUAL "naive" AND imbalance LESS 0.5)
+  if(library STREQUAL "hpart" AND method MATCHES "^patches-(knapsack|sfc-swap)$" AND imbalance GREATER 0.01)
+    message(FATAL_ERROR "hpart ${method} imbalance ${imbalance} > 0.01: ${line}")
+  endif()
+  if(method STREQUAL "uniform-blocks" AND imbalance LESS 0.5)
     message(FATAL_ERROR "the naive split should be far off balance on a hotspot (imbalance ${imbalance}): ${line}")
   endif()
   list(APPEND seen "${case}/${library}/${method}")
