@@ -11,6 +11,7 @@ packages=(
   libtrilinos-zoltan-dev libptscotch-dev libscotch-dev   # Zoltan (baseline only) links only with PT-Scotch
   libgtest-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libpng-dev
+  libhwloc-dev                                         # NUMA domains in detect_topology (optional)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -14,6 +14,12 @@ struct Topology {
   int nodes = 1;
   std::vector<int> node_of_rank;  // one entry per rank of the communicator
   std::string source;             // "shared-memory" or the "NxM" spec used
+  // Inside a node (hwloc, when hpart was built with it): the NUMA domain each rank's CPU binding
+  // lies in, -1 where unknown (no hwloc, unbound, or spanning domains); and the most NUMA domains
+  // any node has (0: unknown). Reported for the user's placement checks; the hierarchy's levels
+  // are nodes, then ranks.
+  std::vector<int> numa_of_rank;
+  int numa_domains = 0;
 
   [[nodiscard]] int ranks_on(int node) const;
   [[nodiscard]] std::vector<int> ranks_of(int node) const;  // ascending

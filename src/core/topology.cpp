@@ -6,6 +6,8 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "core/numa_binding.hpp"
+
 namespace hpart {
 
 int Topology::ranks_on(int node) const {
@@ -32,6 +34,20 @@ bool parse_spec(const std::string& spec, int& nodes, int& per_node) {
          per_node >= 1;
 }
 
+// Every rank's NUMA place, gathered (hwloc is per process; the answer is collective).
+void add_numa(const Comm& comm, Topology& t) {
+  const detail::NumaPlace mine = detail::numa_place();
+  std::vector<int> all(static_cast<std::size_t>(2 * comm.size()));
+  const int pair[2] = {mine.domain, mine.domains};
+  MPI_Allgather(pair, 2, MPI_INT, all.data(), 2, MPI_INT, comm.get());
+  t.numa_of_rank.clear();
+  t.numa_domains = 0;
+  for (int r = 0; r < comm.size(); ++r) {
+    t.numa_of_rank.push_back(all[static_cast<std::size_t>(2 * r)]);
+    t.numa_domains = std::max(t.numa_domains, all[static_cast<std::size_t>(2 * r + 1)]);
+  }
+}
+
 }  // namespace
 
 Topology detect_topology(const Comm& comm, const std::string& spec_in) {
@@ -52,6 +68,7 @@ Topology detect_topology(const Comm& comm, const std::string& spec_in) {
     t.nodes = nodes;
     for (int r = 0; r < R; ++r) t.node_of_rank.push_back(r / per);
     t.source = spec;
+    add_numa(comm, t);
     return t;
   }
   // Shared-memory domains; nodes numbered by their lowest rank.
@@ -69,6 +86,7 @@ Topology detect_topology(const Comm& comm, const std::string& spec_in) {
   for (int l : leaders)
     t.node_of_rank.push_back(static_cast<int>(std::lower_bound(distinct.begin(), distinct.end(), l) - distinct.begin()));
   t.source = "shared-memory";
+  add_numa(comm, t);
   return t;
 }
 

@@ -46,6 +46,21 @@ TEST(Topology, EmulatedSpecAndDetection) {
     EXPECT_EQ(shared.nodes, 1);
     EXPECT_EQ(shared.source, "shared-memory");
   }
+  // NUMA places (hwloc): one per rank, each a domain of the node or -1 (unknown), and the
+  // gathered answer is the same on every rank.
+  ASSERT_EQ(shared.numa_of_rank.size(), static_cast<std::size_t>(w.size));
+  int sum = 0;
+  for (int d : shared.numa_of_rank) {
+    EXPECT_GE(d, -1);
+    if (d >= 0) {
+      EXPECT_LT(d, shared.numa_domains);
+    }
+    sum += d;
+  }
+  int lo = sum, hi = sum;
+  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, w.comm);
+  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, w.comm);
+  EXPECT_EQ(lo, hi);
 }
 
 TEST(Topology, BadSpecsAreErrorsOnEveryRank) {
