@@ -132,7 +132,7 @@ PatchPartition partition_patches(const Comm& comm, const PatchList& list, const 
 GridNeighbours patch_neighbours(const Comm& comm, const PatchList& list, const PatchPartition& p, int halo) {
   const patches::GatheredPatches g = patches::gather_patches(comm, list, p.partition.num_parts);
   const std::string bad =
-      halo < 0 ? "halo width must be >= 0 (got " + std::to_string(halo) + ")"
+      halo < 1 ? "halo width must be >= 1 (got " + std::to_string(halo) + ")"
       : p.partition.parts.size() != list.boxes.size()
           ? "the partition has " + std::to_string(p.partition.parts.size()) + " parts for " +
                 std::to_string(list.boxes.size()) + " local patches"
