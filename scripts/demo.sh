@@ -11,10 +11,9 @@ mpi=(mpirun --oversubscribe --bind-to none)
 [[ $(id -u) -eq 0 ]] && mpi+=(--allow-run-as-root)
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 "${mpi[@]}" -np 4 "$build/examples/basic/points_demo" --n "${HPART_DEMO_N:-2000000}" --parts 64
-"${mpi[@]}" -np 4 "$build/examples/basic/grid_demo" --n 1024 --parts 16
-
 out="$build/demo"
 mkdir -p "$out"
+"${mpi[@]}" -np 4 "$build/examples/basic/grid_demo" --n 1024 --parts 16 --png "$out"
 echo
 echo "== hpart CLI: generate a clustered 2D point file, partition it, draw it =="
 "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" generate --shape clusters2d --n 500000 --out "$out/points.txt"

@@ -17,9 +17,11 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   std::int64_t side = 1024;
   int parts = 16;
+  std::string png_dir;  // --png DIR: DIR/grid_<method>.png for every method
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--n")) side = std::atoll(argv[i + 1]);
     if (!std::strcmp(argv[i], "--parts")) parts = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--png")) png_dir = argv[i + 1];
   }
   int status = 0;
   try {
@@ -48,11 +50,13 @@ int main(int argc, char** argv) {
     const int nodes = comm.size() % 2 == 0 && comm.size() > 1 ? 2 : 1;
     const hpart::Topology topo =
         hpart::detect_topology(comm, std::to_string(nodes) + "x" + std::to_string(comm.size() / nodes));
-    auto row = [&](const char* name, const hpart::GridPartition& p, const std::vector<int>& node_of_part) {
+    auto row = [&](const std::string& name, const hpart::GridPartition& p, const std::vector<int>& node_of_part) {
+      if (!png_dir.empty())
+        hpart::write_grid_partition_png(comm, png_dir + "/grid_" + name.substr(0, name.find(' ')) + ".png", g, p, 512);
       const hpart::GridNeighbours n = hpart::grid_neighbours(comm, g, p);
       const hpart::LevelVolumes v = hpart::level_volumes(n, node_of_part);
       if (comm.rank() == 0)
-        std::printf("%-24s %10.5f %9.4f %12lld %12lld\n", name, p.partition.metrics.imbalance[0],
+        std::printf("%-24s %10.5f %9.4f %12lld %12lld\n", name.c_str(), p.partition.metrics.imbalance[0],
                     p.partition.metrics.seconds, static_cast<long long>(n.halo_volume),
                     static_cast<long long>(v.internode));
     };
@@ -69,7 +73,9 @@ int main(int argc, char** argv) {
     hpart::HierGridOptions h;
     h.parts = parts;
     const hpart::HierGridPartition hp = hpart::partition_grid_hierarchical(comm, g, topo, h);
-    row(("hier (" + topo.source + ")").c_str(), hp.partition, hp.node_of_part);
+    row("hier (" + topo.source + ")", hp.partition, hp.node_of_part);
+    if (comm.rank() == 0 && !png_dir.empty())
+      std::printf("pictures: %s/grid_{sfc,blocks,tensor,uniform,hier}.png\n", png_dir.c_str());
     if (comm.rank() == 0)
       std::printf("imbalance = max part cost / mean - 1; halo_cells = cells received by all parts for a width-1\n"
                   "halo; internode = the share between parts on different (emulated) nodes\n");

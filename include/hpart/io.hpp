@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hpart/comm.hpp"
+#include "hpart/grid.hpp"
 #include "hpart/point_set.hpp"
 #include "hpart/types.hpp"
 
@@ -51,5 +52,12 @@ void write_points_text(const Comm& comm, const std::string& path, const PointSet
 // Memory: one max_side^2 pixel buffer per rank, reduced onto rank 0, never the points.
 void write_partition_png(const Comm& comm, const std::string& path, const PointSet& points,
                          std::span<const part_t> parts, int num_parts, int max_side = 1024);
+
+// Draws a grid partition into a PNG on rank 0: one pixel per cell (grids longer than max_side
+// are sampled, short ones magnified), coloured by part, with part edges darkened; 3D grids show
+// their middle z slice. Rank 0 asks p's locator for the part of each pixel's cell, so no rank
+// ever holds the cells (memory: the picture).
+void write_grid_partition_png(const Comm& comm, const std::string& path, const Grid& grid, const GridPartition& p,
+                              int max_side = 1024);
 
 }  // namespace hpart

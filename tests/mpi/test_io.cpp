@@ -4,6 +4,7 @@
 #include <mpi.h>
 #include <png.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "hpart/hpart.hpp"
+#include "test_grids.hpp"
 #include "test_points.hpp"
 
 #ifndef HPART_TEST_DIR
@@ -263,6 +265,50 @@ TEST(PartitionPng, DrawsEveryRanksPointsTheSameForAnyRankCount) {
     hpart::write_partition_png(comm, "/nonexistent-dir/x.png", view, p.parts, p.num_parts);
   } catch (const hpart::Error& e) {
     thrown = e.code() == hpart::ErrorCode::io;
+  }
+  EXPECT_TRUE(thrown);
+}
+
+// A grid partition picture: the size follows the grid, every part shows (at least as many
+// distinct colours as parts), edges are darkened, and a bad size is an error on every rank.
+TEST(PartitionPng, DrawsGridPartitionsFromTheLocator) {
+  const Ctx c;
+  const hpart::Comm comm(c.comm);
+  for (const hpart::GridMethod m : {hpart::GridMethod::blocks, hpart::GridMethod::sfc}) {
+    const auto lg = hpart::testing::slab_grid(2, {64, 48, 1}, c.rank, c.size, 10.0);
+    hpart::GridOptions o;
+    o.parts = 6;
+    o.method = m;
+    const auto p = hpart::partition_grid(comm, lg.grid, o);
+    const std::string path = scratch(std::string("grid_") + hpart::to_string(m), c) + ".png";
+    hpart::write_grid_partition_png(comm, path, lg.grid, p, 200);
+    if (c.rank == 0) {
+      png_image image{};
+      image.version = PNG_IMAGE_VERSION;
+      ASSERT_TRUE(png_image_begin_read_from_file(&image, path.c_str()));
+      image.format = PNG_FORMAT_RGB;
+      std::vector<png_byte> rgb(PNG_IMAGE_SIZE(image));
+      ASSERT_TRUE(png_image_finish_read(&image, nullptr, rgb.data(), 0, nullptr));
+      EXPECT_EQ(image.width, 200u);  // 64 cells at 3.125 pixels each
+      EXPECT_EQ(image.height, 150u);
+      std::vector<std::uint32_t> colours;
+      for (std::size_t k = 0; k + 2 < rgb.size(); k += 3)
+        colours.push_back((std::uint32_t{rgb[k]} << 16) | (std::uint32_t{rgb[k + 1]} << 8) | rgb[k + 2]);
+      std::sort(colours.begin(), colours.end());
+      colours.erase(std::unique(colours.begin(), colours.end()), colours.end());
+      EXPECT_GE(colours.size(), 6u + 5u) << "6 part colours, and the darkened edges of all but the last part";
+    }
+  }
+  const auto lg3 = hpart::testing::slab_grid(3, {20, 16, 12}, c.rank, c.size, 0.0);
+  hpart::GridOptions o;
+  o.parts = 4;
+  const auto p3 = hpart::partition_grid(comm, lg3.grid, o);
+  hpart::write_grid_partition_png(comm, scratch("grid3d", c) + ".png", lg3.grid, p3);  // the middle slice
+  bool thrown = false;
+  try {
+    hpart::write_grid_partition_png(comm, scratch("grid_bad", c) + ".png", lg3.grid, p3, 8);
+  } catch (const hpart::Error& e) {
+    thrown = e.code() == hpart::ErrorCode::invalid_argument;
   }
   EXPECT_TRUE(thrown);
 }
