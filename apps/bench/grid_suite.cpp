@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "call_measurement.hpp"
+#include "grid_generators.hpp"
 #include "hpart/hpart.hpp"
 #include "memory_usage.hpp"
 #include "patch_case.hpp"
@@ -24,15 +25,8 @@ namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kPeak = 50.0;
 
-struct Shape {
-  int dim;
-  std::int64_t side;
-  double radius;  // of the hotspot, in units of the side: pi r^2 = 0.05 (2D), 4/3 pi r^3 = 0.05 (3D)
-};
-
-Shape shape_of(const GridSuiteConfig& cfg, const std::string& name) {
-  if (name == "hotspot2d") return {2, cfg.side2d, std::sqrt(0.05 / M_PI)};
-  return {3, cfg.side3d, std::cbrt(0.05 * 3.0 / (4.0 * M_PI))};
+std::int64_t side_of(const GridSuiteConfig& cfg, const std::string& name) {
+  return name == "hotspot2d" ? cfg.side2d : cfg.side3d;
 }
 
 hpart::Cell cell_of(const hpart::Box& b, std::size_t i) {
@@ -49,31 +43,19 @@ bool is_grid_case(const std::string& name) {
 }
 
 void make_grid_case(const hpart::Comm& comm, const GridSuiteConfig& cfg, const std::string& name, GridCase& out) {
-  const Shape s = shape_of(cfg, name);
+  const int dim = name == "hotspot2d" ? 2 : 3;
+  const std::int64_t side = side_of(cfg, name);
   out.name = name;
   hpart::Grid& g = out.grid;
-  g.dim = s.dim;
-  g.extent = {s.side, s.side, s.dim == 3 ? s.side : 1};
-  const int last = s.dim - 1;
-  const std::int64_t layers = s.side, r = comm.rank(), R = comm.size();
+  g.dim = dim;
+  g.extent = {side, side, dim == 3 ? side : 1};
+  const auto last = static_cast<std::size_t>(dim - 1);
+  const std::int64_t r = comm.rank(), R = comm.size();
   hpart::Box box = g.domain();
-  box.lo[static_cast<std::size_t>(last)] = layers * r / R;
-  box.hi[static_cast<std::size_t>(last)] = layers * (r + 1) / R - 1;
+  box.lo[last] = side * r / R;
+  box.hi[last] = side * (r + 1) / R - 1;
   g.local = box;
-  const auto n = static_cast<std::size_t>(box.empty() ? 0 : box.volume());
-  out.cost.resize(n);
-  const double centre[3] = {0.35, 0.6, 0.45};
-  const auto sn = static_cast<std::ptrdiff_t>(n);
-#pragma omp parallel for schedule(static)
-  for (std::ptrdiff_t i = 0; i < sn; ++i) {
-    const hpart::Cell c = cell_of(box, static_cast<std::size_t>(i));
-    double r2 = 0.0;
-    for (int d = 0; d < s.dim; ++d) {
-      const double u = (static_cast<double>(c[static_cast<std::size_t>(d)]) + 0.5) / static_cast<double>(s.side) - centre[d];
-      r2 += u * u;
-    }
-    out.cost[static_cast<std::size_t>(i)] = 1.0 + (r2 < s.radius * s.radius ? kPeak : 0.0);
-  }
+  out.cost = hpart_apps::hotspot_cost(g, kPeak);
   g.cost = out.cost;
 }
 
