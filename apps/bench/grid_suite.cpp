@@ -324,10 +324,12 @@ void run_hier_suite(const hpart::Comm& comm, const HierSuiteConfig& cfg, RecordS
       for (int p = 0; p < K; ++p) node_of_part.push_back(topo.node_of_rank[static_cast<std::size_t>(owners.owner(p))]);
       record("flat", stats, std::move(result->partition.parts), node_of_part, progress);
     }
-    for (const hpart::NodeCut cut : {hpart::NodeCut::staircase, hpart::NodeCut::boxes}) {
-      const char* method = cut == hpart::NodeCut::staircase ? "hier" : "hier-boxes";
-      Progress progress(comm, "hier", name,
-                        std::string("hpart ") + method + (cut == hpart::NodeCut::staircase ? " (staircase nodes, sfc ranks)" : " (block nodes, sfc ranks)"));
+    for (const hpart::NodeCut cut : {hpart::NodeCut::graph, hpart::NodeCut::staircase, hpart::NodeCut::boxes}) {
+      const char* method = cut == hpart::NodeCut::graph ? "hier" : cut == hpart::NodeCut::staircase ? "hier-staircase" : "hier-boxes";
+      const char* what = cut == hpart::NodeCut::graph       ? " (graph nodes, sfc ranks)"
+                         : cut == hpart::NodeCut::staircase ? " (staircase nodes, sfc ranks)"
+                                                            : " (block nodes, sfc ranks)";
+      Progress progress(comm, "hier", name, std::string("hpart ") + method + what);
       hpart::HierGridOptions opts;
       opts.parts = K;
       opts.node_cut = cut;

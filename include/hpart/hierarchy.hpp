@@ -1,7 +1,8 @@
 #pragma once
 // Hierarchical partitioning: split the work among nodes first, then among the ranks of each
 // node, with a method per level. Cuts between nodes are what crosses the network, so the node
-// level uses box-shaped blocks (few, flat faces) and the rank level whatever balances best.
+// level minimises them (a graph cut of the coarsened grid by default; planes or boxes on request)
+// and the rank level balances exactly.
 #include <span>
 #include <vector>
 
@@ -18,11 +19,17 @@ enum class NodeCut {
   // Box-shaped node parts from node_method (blocks, tensor, uniform): balanced only to a cell
   // layer, and the rank level may be any grid method.
   boxes,
+  // A graph partition (METIS) of the grid coarsened to at most 2^15 blocks, edges weighted by
+  // the cell faces between blocks: node regions follow the cost, so a hotspot is carved among
+  // the nodes over its small cross-section instead of whole planes. Balanced to a block of cells
+  // (imbalance, at least 0.3%); the rank level splits each node's cells along the Hilbert curve.
+  // The default: the least inter-node traffic of the three on every case measured.
+  graph,
 };
 
 struct HierGridOptions {
   int parts = 0;  // total parts; 0 = one per rank
-  NodeCut node_cut = NodeCut::staircase;
+  NodeCut node_cut = NodeCut::graph;
   GridMethod node_method = GridMethod::blocks;  // NodeCut::boxes: must be blocks, tensor or uniform
   GridMethod rank_method = GridMethod::sfc;     // NodeCut::boxes: the rank-level method
   double imbalance = 0.001;  // sfc levels: splitter tolerance

@@ -80,6 +80,7 @@ HierGridPartition hierarchical(const Comm& comm, const Grid& grid, const Topolog
 
   const std::vector<int> per_node = parts_per_node(topology, K);
   if (opts.node_cut == NodeCut::staircase) return hier::staircase_partition(comm, grid, topology, per_node, opts.imbalance);
+  if (opts.node_cut == NodeCut::graph) return hier::graph_partition(comm, grid, topology, per_node, opts.imbalance);
   const std::vector<double> node_share(per_node.begin(), per_node.end());
   GridOptions node_opts;
   node_opts.parts = topology.nodes;

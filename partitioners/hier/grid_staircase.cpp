@@ -6,6 +6,7 @@
 // cube then share 1 + 2/3 faces instead of 2. The rank level splits each node's cells along the
 // Hilbert curve. The locator walks the bisection tree, then one splitter lookup.
 #include <algorithm>
+#include <functional>
 #include <bit>
 #include <limits>
 #include <numeric>
@@ -57,18 +58,27 @@ struct StairNode {
   int node = 0;  // leaves: the node (machine) index
 };
 
-struct StairLocator final : detail::GridLocator {
+// The staircase cuts: walk the bisection tree to a cell's node.
+struct StairTree {
   std::vector<StairNode> tree;  // tree[0] is the root
-  grid::CellKeys curve;
-  std::vector<std::vector<sfc::Order>> rank_inner;
-  std::vector<part_t> first;
-  [[nodiscard]] part_t part_of(const Cell& c) const override {
+  [[nodiscard]] int node_of(const Cell& c) const {
     int t = 0;
     while (tree[static_cast<std::size_t>(t)].lower >= 0) {
       const StairNode& sn = tree[static_cast<std::size_t>(t)];
       t = sfc::make_order(sn.keys.key(c), 0) >= sn.split ? sn.upper : sn.lower;
     }
-    const auto n = static_cast<std::size_t>(tree[static_cast<std::size_t>(t)].node);
+    return tree[static_cast<std::size_t>(t)].node;
+  }
+};
+
+// A node cut's map, then the node's curve splitters.
+struct NodeCurveLocator final : detail::GridLocator {
+  std::function<int(const Cell&)> node_of;
+  grid::CellKeys curve;
+  std::vector<std::vector<sfc::Order>> rank_inner;
+  std::vector<part_t> first;
+  [[nodiscard]] part_t part_of(const Cell& c) const override {
+    const auto n = static_cast<std::size_t>(node_of(c));
     const sfc::Order v = sfc::make_order(curve.key(c), 0);
     const auto& in = rank_inner[n];
     return first[n] + static_cast<part_t>(std::upper_bound(in.begin(), in.end(), v) - in.begin());
@@ -102,9 +112,7 @@ HierGridPartition staircase_partition(const Comm& comm, const Grid& grid, const 
   GridOptions check;
   check.parts = static_cast<int>(std::accumulate(per_node.begin(), per_node.end(), 0));
   const grid::GridInput in = grid::prepare_grid(comm, grid, check);
-  const int K = check.parts;
-  auto locator = std::make_shared<StairLocator>();
-  locator->curve = grid::CellKeys::for_grid(grid, Method::hilbert);
+  auto stairs = std::make_shared<StairTree>();
   const std::size_t n = in.local.size();
   std::vector<part_t> node_of_cell(n, 0);
 
@@ -113,7 +121,7 @@ HierGridPartition staircase_partition(const Comm& comm, const Grid& grid, const 
     std::vector<std::size_t> cells;  // local cell indices in this region
     int first, count, tree;
   };
-  locator->tree.push_back(StairNode{});
+  stairs->tree.push_back(StairNode{});
   std::vector<Pending> work;
   {
     Pending root{{}, 0, topology.nodes, 0};
@@ -124,7 +132,7 @@ HierGridPartition staircase_partition(const Comm& comm, const Grid& grid, const 
   while (!work.empty()) {
     Pending w = std::move(work.back());
     work.pop_back();
-    StairNode& tn = locator->tree[static_cast<std::size_t>(w.tree)];
+    StairNode& tn = stairs->tree[static_cast<std::size_t>(w.tree)];
     if (w.count == 1) {
       tn.node = w.first;
       for (std::size_t c : w.cells) node_of_cell[c] = w.first;
@@ -156,7 +164,7 @@ HierGridPartition staircase_partition(const Comm& comm, const Grid& grid, const 
     const double upper = std::accumulate(per_node.begin() + w.first + k1, per_node.begin() + w.first + w.count, 0.0);
     std::vector<part_t> side;
     const std::vector<sfc::Order> inner = split(comm, in, k, cost, {lower, upper}, imbalance, side);
-    Pending lo{{}, w.first, k1, static_cast<int>(locator->tree.size())};
+    Pending lo{{}, w.first, k1, static_cast<int>(stairs->tree.size())};
     Pending hi{{}, w.first + k1, w.count - k1, lo.tree + 1};
     for (std::size_t j = 0; j < w.cells.size(); ++j) (side[j] == 0 ? lo : hi).cells.push_back(w.cells[j]);
     StairNode filled;
@@ -164,13 +172,26 @@ HierGridPartition staircase_partition(const Comm& comm, const Grid& grid, const 
     filled.split = inner.front();
     filled.lower = lo.tree;
     filled.upper = hi.tree;
-    locator->tree[static_cast<std::size_t>(w.tree)] = filled;
-    locator->tree.push_back(StairNode{});
-    locator->tree.push_back(StairNode{});
+    stairs->tree[static_cast<std::size_t>(w.tree)] = filled;
+    stairs->tree.push_back(StairNode{});
+    stairs->tree.push_back(StairNode{});
     work.push_back(std::move(hi));
     work.push_back(std::move(lo));
   }
 
+  return split_nodes_by_curve(comm, in, grid, topology, per_node, node_of_cell, imbalance,
+                              [stairs](const Cell& c) { return stairs->node_of(c); });
+}
+
+HierGridPartition split_nodes_by_curve(const Comm& comm, const grid::GridInput& in, const Grid& grid,
+                                       const Topology& topology, const std::vector<int>& per_node,
+                                       const std::vector<part_t>& node_of_cell, double imbalance,
+                                       std::function<int(const Cell&)> node_of) {
+  const int K = std::accumulate(per_node.begin(), per_node.end(), 0);
+  const std::size_t n = in.local.size();
+  auto locator = std::make_shared<NodeCurveLocator>();
+  locator->node_of = std::move(node_of);
+  locator->curve = grid::CellKeys::for_grid(grid, Method::hilbert);
   // Rank level: each node's cells along the Hilbert curve.
   std::vector<part_t> parts(n, 0);
   part_t first = 0;
