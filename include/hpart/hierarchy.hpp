@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "hpart/grid.hpp"
+#include "hpart/options.hpp"
+#include "hpart/partition.hpp"
+#include "hpart/point_set.hpp"
 #include "hpart/topology.hpp"
 
 namespace hpart {
@@ -45,6 +48,30 @@ struct HierGridPartition {
 // Collective. Node i receives parts in proportion to its ranks (its share of the total parts).
 HierGridPartition partition_grid_hierarchical(const Comm& comm, const Grid& grid, const Topology& topology,
                                               const HierGridOptions& opts);
+
+// Point sets: the node level cuts the points into the nodes' shares along node_method's curve,
+// then the rank level cuts each node's points along rank_method's curve. Both levels balance to
+// the splitter tolerance. With the same curve at both levels the parts are those of a flat curve
+// partition with node-proportional part counts (curve ranges nest), so the hierarchy's value for
+// points is the grouping and ownership by node, a curve per level, and uneven nodes; a node
+// level that follows the point density as the grids' graph cut does is not built yet.
+struct HierPointOptions {
+  int parts = 0;  // total parts; 0 = one per rank
+  Method node_method = Method::hilbert;
+  Method rank_method = Method::hilbert;
+  double imbalance = 0.001;
+};
+
+struct HierPartition {
+  Partition partition;             // parts of the local points (numbered node by node)
+  std::vector<int> node_of_part;   // node of every part
+  std::vector<int> owner_of_part;  // rank of every part, on its node: pass to Migration
+};
+
+// Collective; validates the points and options like partition() and the topology like the grid
+// hierarchy, with the same hpart::Error on every rank.
+HierPartition partition_points_hierarchical(const Comm& comm, const PointSet& points, const Topology& topology,
+                                            const HierPointOptions& opts);
 
 // Thread level (pure, no MPI): split a rank's objects, in the order given (e.g. its cells in row
 // order or its points in curve order after migration), into `threads` contiguous chunks of

@@ -26,6 +26,9 @@ class Migration {
  public:
   // Collective.
   Migration(const Comm& comm, std::span<const part_t> parts, PartOwners owners);
+  // Any part -> rank map (num_parts entries, each a rank of comm), e.g. a hierarchical
+  // partition's owner_of_part, whose nodes' ranks need not be contiguous.
+  Migration(const Comm& comm, std::span<const part_t> parts, std::span<const int> owner_of_part);
   Migration(const Comm& comm, const Partition& p)
       : Migration(comm, p.parts, PartOwners{p.num_parts, comm.size()}) {}
 

@@ -30,6 +30,10 @@ struct HierLocator final : detail::GridLocator {
   }
 };
 
+}  // namespace
+
+namespace hier {
+
 // Parts per node in proportion to its ranks (cumulative rounding), at least one each.
 std::vector<int> parts_per_node(const Topology& t, int K) {
   const auto R = static_cast<long long>(t.node_of_rank.size());
@@ -49,7 +53,32 @@ std::vector<int> parts_per_node(const Topology& t, int K) {
   return k;
 }
 
-}  // namespace
+
+std::string check_levels(const Comm& comm, const Topology& topology, int K) {
+  const int R = comm.size();
+  if (static_cast<int>(topology.node_of_rank.size()) != R)
+    return "the topology describes " + std::to_string(topology.node_of_rank.size()) + " ranks but the communicator has " +
+           std::to_string(R);
+  if (K < topology.nodes)
+    return "parts (" + std::to_string(K) + ") must be at least the number of nodes (" + std::to_string(topology.nodes) + ")";
+  return {};
+}
+
+std::vector<int> owners_by_node(const Topology& topology, const std::vector<int>& per_node, std::vector<int>& node_of_part) {
+  std::vector<int> owner;
+  node_of_part.clear();
+  for (int i = 0; i < topology.nodes; ++i) {
+    const std::vector<int> ranks = topology.ranks_of(i);
+    const int ki = per_node[static_cast<std::size_t>(i)];
+    for (int j = 0; j < ki; ++j) {
+      node_of_part.push_back(i);
+      owner.push_back(ranks[static_cast<std::size_t>(static_cast<long long>(j) * static_cast<long long>(ranks.size()) / ki)]);
+    }
+  }
+  return owner;
+}
+
+}  // namespace hier
 
 LevelVolumes level_volumes(const GridNeighbours& n, const std::vector<int>& node_of_part) {
   LevelVolumes v;
@@ -65,20 +94,13 @@ namespace {
 
 HierGridPartition hierarchical(const Comm& comm, const Grid& grid, const Topology& topology,
                                const HierGridOptions& opts) {
-  const int R = comm.size();
-  const int K = opts.parts == 0 ? R : opts.parts;
-  std::string problem;
-  if (static_cast<int>(topology.node_of_rank.size()) != R)
-    problem = "the topology describes " + std::to_string(topology.node_of_rank.size()) +
-              " ranks but the communicator has " + std::to_string(R);
-  else if (opts.node_cut == NodeCut::boxes && opts.node_method == GridMethod::sfc)
+  const int K = opts.parts == 0 ? comm.size() : opts.parts;
+  std::string problem = hier::check_levels(comm, topology, K);
+  if (problem.empty() && opts.node_cut == NodeCut::boxes && opts.node_method == GridMethod::sfc)
     problem = "the node level needs box-shaped parts: use blocks, tensor or uniform for node_method";
-  else if (K < topology.nodes)
-    problem = "parts (" + std::to_string(K) + ") must be at least the number of nodes (" +
-              std::to_string(topology.nodes) + ")";
   comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
 
-  const std::vector<int> per_node = parts_per_node(topology, K);
+  const std::vector<int> per_node = hier::parts_per_node(topology, K);
   if (opts.node_cut == NodeCut::staircase) return hier::staircase_partition(comm, grid, topology, per_node, opts.imbalance);
   if (opts.node_cut == NodeCut::graph) return hier::graph_partition(comm, grid, topology, per_node, opts.imbalance);
   const std::vector<double> node_share(per_node.begin(), per_node.end());
@@ -141,13 +163,9 @@ HierGridPartition hierarchical(const Comm& comm, const Grid& grid, const Topolog
     box_shaped = box_shaped && inner.box_shaped;
     locator->inner.push_back(inner.locator);
     locator->first.push_back(first);
-    const std::vector<int> ranks = topology.ranks_of(i);
-    for (int j = 0; j < rank_opts.parts; ++j) {
-      out.node_of_part.push_back(i);
-      out.owner_of_part.push_back(ranks[static_cast<std::size_t>(static_cast<long long>(j) * static_cast<long long>(ranks.size()) / rank_opts.parts)]);
-    }
     first += rank_opts.parts;
   }
+  out.owner_of_part = hier::owners_by_node(topology, per_node, out.node_of_part);
   out.partition.partition = detail::summarise_partition(comm, std::move(parts), K, grid.cost, 1, {});
   out.partition.boxes = std::move(boxes);
   out.partition.box_shaped = box_shaped;

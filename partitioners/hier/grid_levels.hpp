@@ -2,12 +2,21 @@
 // The node-cut strategies of partition_grid_hierarchical (grid_hierarchy.cpp dispatches), and
 // the rank level they share.
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "grid/grid_input.hpp"
 #include "hpart/hierarchy.hpp"
 
 namespace hpart::hier {
+
+// Parts per node in proportion to its ranks (cumulative rounding), at least one each.
+std::vector<int> parts_per_node(const Topology& t, int K);
+// "" or why a hierarchy of K parts cannot be built on this topology and communicator.
+std::string check_levels(const Comm& comm, const Topology& topology, int K);
+// Parts numbered node by node: node i's per_node[i] parts go to its ranks in blocks. Returns the
+// owner of every part and fills node_of_part.
+std::vector<int> owners_by_node(const Topology& topology, const std::vector<int>& per_node, std::vector<int>& node_of_part);
 
 HierGridPartition staircase_partition(const Comm& comm, const Grid& grid, const Topology& topology,
                                       const std::vector<int>& per_node, double imbalance);

@@ -212,14 +212,9 @@ HierGridPartition split_nodes_by_curve(const Comm& comm, const grid::GridInput& 
                                         imbalance, sub_parts));
     for (std::size_t k = 0; k < mine.size(); ++k) parts[mine[k]] = first + sub_parts[k];
     locator->first.push_back(first);
-    const std::vector<int> ranks = topology.ranks_of(i);
-    for (int j = 0; j < ki; ++j) {
-      out.node_of_part.push_back(i);
-      out.owner_of_part.push_back(
-          ranks[static_cast<std::size_t>(static_cast<long long>(j) * static_cast<long long>(ranks.size()) / ki)]);
-    }
     first += ki;
   }
+  out.owner_of_part = owners_by_node(topology, per_node, out.node_of_part);
   out.node_boxes = grid::part_bounding_boxes(comm, in, node_of_cell, topology.nodes);
   out.partition.boxes = grid::part_bounding_boxes(comm, in, parts, K);
   out.partition.box_shaped = false;

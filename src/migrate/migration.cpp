@@ -24,24 +24,43 @@ std::vector<int> exclusive_sum(const std::vector<int>& counts) {
   return displs;
 }
 
-}  // namespace
-
-Migration::Migration(const Comm& comm, std::span<const part_t> parts, PartOwners owners) : comm_(comm) {
-  const int R = comm.size();
+// The contiguous-blocks map as a table (checked: it must describe this communicator).
+std::vector<int> owner_table(const Comm& comm, PartOwners owners) {
   std::string problem;
   if (owners.num_parts < 1) problem = "Migration: num_parts must be >= 1";
-  if (owners.num_ranks != R)
+  if (owners.num_ranks != comm.size())
     problem = "Migration: the part owner map is for " + std::to_string(owners.num_ranks) + " ranks but the communicator has " +
-              std::to_string(R);
+              std::to_string(comm.size());
+  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
+  std::vector<int> table(static_cast<std::size_t>(owners.num_parts));
+  for (part_t p = 0; p < owners.num_parts; ++p) table[static_cast<std::size_t>(p)] = owners.owner(p);
+  return table;
+}
+
+}  // namespace
+
+Migration::Migration(const Comm& comm, std::span<const part_t> parts, PartOwners owners)
+    : Migration(comm, parts, std::span<const int>(owner_table(comm, owners))) {}
+
+Migration::Migration(const Comm& comm, std::span<const part_t> parts, std::span<const int> owner_of_part)
+    : comm_(comm) {
+  const int R = comm.size();
+  const auto K = static_cast<part_t>(owner_of_part.size());
+  std::string problem;
+  if (owner_of_part.empty()) problem = "Migration: the part owner map is empty";
+  for (std::size_t p = 0; p < owner_of_part.size() && problem.empty(); ++p)
+    if (owner_of_part[p] < 0 || owner_of_part[p] >= R)
+      problem = "Migration: part " + std::to_string(p) + " is owned by rank " + std::to_string(owner_of_part[p]) +
+                ", outside [0, " + std::to_string(R) + ")";
   std::vector<long long> per_rank(static_cast<std::size_t>(R), 0);
   if (problem.empty())
     for (std::size_t i = 0; i < parts.size(); ++i) {
-      if (parts[i] < 0 || parts[i] >= owners.num_parts) {
+      if (parts[i] < 0 || parts[i] >= K) {
         problem = "Migration: part of local object " + std::to_string(i) + " is " + std::to_string(parts[i]) +
-                  ", outside [0, " + std::to_string(owners.num_parts) + ")";
+                  ", outside [0, " + std::to_string(K) + ")";
         break;
       }
-      ++per_rank[static_cast<std::size_t>(owners.owner(parts[i]))];
+      ++per_rank[static_cast<std::size_t>(owner_of_part[static_cast<std::size_t>(parts[i])])];
     }
   comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
 
@@ -66,7 +85,7 @@ Migration::Migration(const Comm& comm, std::span<const part_t> parts, PartOwners
   order_.resize(parts.size());
   std::vector<int> fill = send_displs_;
   for (std::size_t i = 0; i < parts.size(); ++i)
-    order_[static_cast<std::size_t>(fill[static_cast<std::size_t>(owners.owner(parts[i]))]++)] = i;
+    order_[static_cast<std::size_t>(fill[static_cast<std::size_t>(owner_of_part[static_cast<std::size_t>(parts[i])])]++)] = i;
 
   num_exports_ = parts.size() - static_cast<std::size_t>(send_counts_[static_cast<std::size_t>(comm.rank())]);
   long long exported = static_cast<long long>(num_exports_);

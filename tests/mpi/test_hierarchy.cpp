@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <string>
 
 #include "hpart/hpart.hpp"
 #include "test_grids.hpp"
+#include "test_points.hpp"
 
 namespace {
 
@@ -169,6 +171,79 @@ TEST(Hierarchy, GraphNodesIndependentOfRanks) {
     }
   }
   MPI_Comm_free(&pair);
+}
+
+// Point sets: every point in one part, parts numbered node by node with owners on their node,
+// balanced, the same parts on one rank, and a migration by owner_of_part that lands every point
+// on a rank of its part's node.
+TEST(PointHierarchy, GroupsByNodeBalancesAndMigratesToTheNode) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const hpart::Topology t = hpart::detect_topology(comm, emulated(w.size));
+  const long long n = 6000;
+  const auto [b, e] = hpart::testing::uneven_block(n, w.rank, w.size);
+  for (const bool weighted : {false, true}) {
+    const auto pts = hpart::testing::make_points(hpart::testing::Shape::clusters, 3, b, e, weighted);
+    const hpart::PointSet view{pts.coords, 3, pts.weights, 1, pts.ids};
+    hpart::HierPointOptions opts;
+    opts.parts = 2 * w.size + 1;
+    opts.rank_method = hpart::Method::morton;
+    const hpart::HierPartition h = hpart::partition_points_hierarchical(comm, view, t, opts);
+    ASSERT_EQ(h.partition.parts.size(), pts.ids.size());
+    EXPECT_EQ(h.partition.metrics.objects, n);
+    EXPECT_EQ(h.partition.metrics.empty_parts, 0);
+    EXPECT_LT(h.partition.metrics.imbalance[0], weighted ? 0.05 : 0.01);
+    ASSERT_EQ(h.node_of_part.size(), static_cast<std::size_t>(opts.parts));
+    for (std::size_t q = 0; q < h.owner_of_part.size(); ++q) {
+      EXPECT_EQ(t.node_of_rank[static_cast<std::size_t>(h.owner_of_part[q])], h.node_of_part[q]);
+      if (q > 0) {
+        EXPECT_GE(h.node_of_part[q], h.node_of_part[q - 1]);  // node by node
+      }
+    }
+    // The same points on one rank (one node per emulated node is not possible there, so compare
+    // against a flat partition of the node level: the node of every point must match).
+    hpart::Options node_opts;
+    node_opts.parts = t.nodes;
+    std::vector<double> share;
+    for (int i = 0; i < t.nodes; ++i)
+      share.push_back(static_cast<double>(std::count(h.node_of_part.begin(), h.node_of_part.end(), i)));
+    node_opts.target_sizes = share;
+    const auto all = hpart::testing::make_points(hpart::testing::Shape::clusters, 3, 0, n, weighted);
+    const hpart::PointSet whole{all.coords, 3, all.weights, 1, all.ids};
+    const hpart::Partition ref = hpart::partition(hpart::Comm(MPI_COMM_SELF), whole, node_opts);
+    for (std::size_t i = 0; i < pts.ids.size(); ++i)
+      ASSERT_EQ(h.node_of_part[static_cast<std::size_t>(h.partition.parts[i])], ref.parts[static_cast<std::size_t>(pts.ids[i])]);
+    // Migration by the owner map: every point arrives on a rank of its node.
+    const hpart::Migration m(comm, h.partition.parts, std::span<const int>(h.owner_of_part));
+    const std::vector<hpart::part_t> arrived = m.move(h.partition.parts);
+    for (hpart::part_t q : arrived) {
+      EXPECT_EQ(h.owner_of_part[static_cast<std::size_t>(q)], w.rank);
+    }
+    std::vector<int> bad_owner = h.owner_of_part;
+    bad_owner.back() = w.size;  // not a rank
+    bool refused = false;
+    try {
+      const hpart::Migration bad(comm, h.partition.parts, std::span<const int>(bad_owner));
+    } catch (const hpart::Error& err) {
+      refused = err.code() == hpart::ErrorCode::invalid_argument;
+    }
+    EXPECT_TRUE(refused);
+    long long count = static_cast<long long>(arrived.size()), total = 0;
+    MPI_Allreduce(&count, &total, 1, MPI_LONG_LONG, MPI_SUM, w.comm);
+    EXPECT_EQ(total, n);
+  }
+  // Bad: a topology for another communicator size, and fewer parts than nodes.
+  bool thrown = false;
+  try {
+    const auto pts = hpart::testing::make_points(hpart::testing::Shape::uniform, 2, b, e, false);
+    hpart::Topology wrong = t;
+    wrong.node_of_rank.push_back(0);
+    hpart::HierPointOptions opts;
+    (void)hpart::partition_points_hierarchical(comm, hpart::PointSet{pts.coords, 2, {}, 1, pts.ids}, wrong, opts);
+  } catch (const hpart::Error& err) {
+    thrown = err.code() == hpart::ErrorCode::invalid_argument;
+  }
+  EXPECT_TRUE(thrown);
 }
 
 TEST(Hierarchy, BadOptions) {
