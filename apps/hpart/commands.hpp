@@ -10,11 +10,12 @@ namespace hpart_cli {
 
 struct PartitionArgs {
   std::string points;     // text point file
+  std::string h5;         // or an HDF5 point file (/points, optional /weights, /ids)
   int parts = 0;
   std::string method = "hilbert";
   double imbalance = 0.001;
   int dim = 0;            // 0: from the file's columns
-  std::string out;        // part file, one id per point
+  std::string out;        // part file, one id per point (.h5: an HDF5 partition file with the points)
   std::string png;        // picture of the partition
   int png_size = 1024;
   bool quiet = false;
@@ -25,9 +26,12 @@ struct GenerateArgs {
   std::string shape = "uniform2d";
   long long n = 100000;
   std::uint64_t seed = 1;
-  std::string out;
+  std::string out;        // text point file (.h5: an HDF5 point file)
   bool quiet = false;
 };
 int run_generate(const hpart::Comm& comm, const GenerateArgs& args);
+
+// Whether `path` names an HDF5 file by its extension (.h5 or .hdf5).
+bool is_hdf5_path(const std::string& path);
 
 }  // namespace hpart_cli

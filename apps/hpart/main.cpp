@@ -16,17 +16,28 @@ Examples (under mpirun; as root add --allow-run-as-root --oversubscribe):
   mpirun -np 4 hpart generate --shape clusters2d --n 200000 --out pts.txt
   mpirun -np 4 hpart partition --points pts.txt --dim 2 --parts 16 --out pts.part --png pts.png
   mpirun -np 2 hpart partition --points big.txt --parts 64 --method morton --imbalance 0.01
+  mpirun -np 4 hpart generate --shape clusters3d --n 1000000 --out pts.h5
+  mpirun -np 4 hpart partition --h5 pts.h5 --parts 64 --out parts.h5       # then: paraview parts.xmf
 
 Point files are text, one point per line: `x y [z] [w]` (blanks or commas between numbers;
 '#' and '%' lines are comments). Each rank reads its own byte range of the file. The part file
 has one part id per point, in file order (the METIS .part convention).
+HDF5 point files (--h5, parallel HDF5 over MPI-IO) hold /points (N x 2 or N x 3), optionally
+/weights (N, or N x ncon: the first column is balanced) and /ids (N); each rank reads its own
+block of rows. --out FILE.h5 (or .hdf5) writes /parts (N, file order), /points, /weights, /ids,
+/part_weights, /part_sizes and the metrics as attributes, plus FILE.xmf (XDMF) for ParaView/VisIt.
 
 Exit codes: 0 success, 1 bad command line, 2 bad input or failed I/O (the message says which
 line or value), 3 internal error. Set HPART_VERBOSE=1 (or 2) for phase timings on rank 0.)";
 
 void add_partition(CLI::App& app, hpart_cli::PartitionArgs& a) {
   CLI::App* cmd = app.add_subcommand("partition", "partition a point file into K parts along a space-filling curve");
-  cmd->add_option("--points", a.points, "text point file: `x y [z] [w]` per line")->required()->check(CLI::ExistingFile);
+  // Exactly one input: CLI11 reports "Exactly 1 option from [--points,--h5]" otherwise.
+  CLI::App* input = cmd->add_option_group("input", "the point file (exactly one of)");
+  input->add_option("--points", a.points, "text point file: `x y [z] [w]` per line")->check(CLI::ExistingFile);
+  input->add_option("--h5", a.h5, "HDF5 point file: /points (N x 2 or N x 3), optional /weights (N), /ids (N)")
+      ->check(CLI::ExistingFile);
+  input->require_option(1);
   cmd->add_option("--parts", a.parts, "number of parts K (any K >= 1; independent of the number of ranks)")
       ->required()->check(CLI::Range(1, 1 << 30));
   cmd->add_option("--method", a.method,
@@ -38,7 +49,9 @@ void add_partition(CLI::App& app, hpart_cli::PartitionArgs& a) {
   cmd->add_option("--dim", a.dim,
                   "0: from the column count (2: x y; 3: x y z; 4: x y z w); 2 or 3: force it (x y w needs --dim 2)")
       ->check(CLI::IsMember({0, 2, 3}))->capture_default_str();
-  cmd->add_option("--out", a.out, "write one part id per point, in file order");
+  cmd->add_option("--out", a.out,
+                  "write one part id per point, in file order; FILE.h5: an HDF5 file (/parts, /points, ...) and "
+                  "FILE.xmf for ParaView");
   cmd->add_option("--png", a.png, "draw the points coloured by part (3D: the two widest axes)");
   cmd->add_option("--png-size", a.png_size, "pixels on the picture's longer side")->check(CLI::Range(16, 8192))
       ->capture_default_str();
@@ -53,7 +66,8 @@ void add_generate(CLI::App& app, hpart_cli::GenerateArgs& a) {
       ->capture_default_str();
   cmd->add_option("--n", a.n, "number of points")->check(CLI::Range(1LL, 1LL << 40))->capture_default_str();
   cmd->add_option("--seed", a.seed, "random seed")->capture_default_str();
-  cmd->add_option("--out", a.out, "output point file")->required();
+  cmd->add_option("--out", a.out, "output point file: text, or HDF5 when it ends in .h5 or .hdf5 (/points, /weights)")
+      ->required();
   cmd->add_flag("--quiet", a.quiet, "print nothing on success");
 }
 

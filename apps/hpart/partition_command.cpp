@@ -3,8 +3,10 @@
 #include <omp.h>
 
 #include <cstdio>
+#include <string>
 
 #include "commands.hpp"
+#include "hpart/hdf5.hpp"
 #include "hpart/hpart.hpp"
 
 namespace hpart_cli {
@@ -12,11 +14,25 @@ namespace {
 
 double now() { return MPI_Wtime(); }
 
+const std::string& input_path(const PartitionArgs& args) { return args.h5.empty() ? args.points : args.h5; }
+
+// Text (--points) or HDF5 (--h5): main's option group guarantees exactly one of them.
+hpart::PointFile read_input(const hpart::Comm& comm, const PartitionArgs& args) {
+  if (args.h5.empty()) return hpart::read_points_text(comm, args.points, args.dim);
+  hpart::PointFile file = hpart::read_points_h5(comm, args.h5);
+  // The dataset's shape fixes the dimension; a contradicting --dim is a mistake worth reporting.
+  if (args.dim != 0 && args.dim != file.dim)
+    throw hpart::Error(hpart::ErrorCode::invalid_argument, args.h5 + ": /points holds " + std::to_string(file.dim) +
+                                                               "D points, but --dim " + std::to_string(args.dim) +
+                                                               " was given");
+  return file;
+}
+
 void print_summary(const hpart::Comm& comm, const PartitionArgs& args, const hpart::PointFile& file,
                    const hpart::Partition& p, long long migrated, double read_s) {
   if (comm.rank() != 0 || args.quiet) return;
   std::printf("hpart partition: %s: %lld points, %dD, %s, on %d ranks x %d threads (read %.3f s)\n",
-              args.points.c_str(), static_cast<long long>(file.global_count), file.dim,
+              input_path(args).c_str(), static_cast<long long>(file.global_count), file.dim,
               file.weighted ? "weighted" : "unit weights", comm.size(), omp_get_max_threads(), read_s);
   std::printf("%-8s %6s %6s %12s %10s %6s %9s %12s\n", "method", "parts", "ranks", "objects", "imbalance", "empty",
               "time_s", "migrated");
@@ -35,13 +51,20 @@ int run_partition(const hpart::Comm& comm, const PartitionArgs& args) {
   opts.imbalance = args.imbalance;
 
   const double t0 = now();
-  const hpart::PointFile file = hpart::read_points_text(comm, args.points, args.dim);
+  const hpart::PointFile file = read_input(comm, args);
   const double read_s = now() - t0;
   const hpart::Partition p = hpart::partition(comm, file.view(), opts);
   const hpart::Migration plan(comm, p);  // counts only: the CLI reports, it does not move
   print_summary(comm, args, file, p, plan.global_migrated(), read_s);
 
-  if (!args.out.empty()) {
+  if (!args.out.empty() && is_hdf5_path(args.out)) {
+    // With the points (and their ids), so the file reads back and opens in ParaView via its .xmf.
+    const hpart::PointSet view = file.view();
+    hpart::write_partition_h5(comm, args.out, p, file.ids, &view);
+    if (comm.rank() == 0 && !args.quiet)
+      std::printf("wrote %s (/parts in file order, /points%s, /ids) and %s\n", args.out.c_str(),
+                  file.weighted ? ", /weights" : "", hpart::xdmf_path(args.out).c_str());
+  } else if (!args.out.empty()) {
     hpart::write_parts_text(comm, args.out, p.parts);
     if (comm.rank() == 0 && !args.quiet) std::printf("wrote %s (one part id per point, in file order)\n", args.out.c_str());
   }

@@ -1,0 +1,199 @@
+#include "io/h5_file.hpp"
+
+#include <utility>
+
+#include "hpart/error.hpp"
+
+namespace hpart::detail {
+namespace {
+
+// A property list of `cls`, or an invalid id (reported by the caller's next step).
+H5Id plist(hid_t cls) { return H5Id(H5Pcreate(cls), H5Pclose); }
+
+// Collective transfers: every rank takes part in each read and write, which lets MPI-IO
+// aggregate the ranks' hyperslabs into few large file accesses.
+H5Id collective_transfer() {
+  H5Id dxpl = plist(H5P_DATASET_XFER);
+  if (dxpl.valid()) H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE);
+  return dxpl;
+}
+
+std::string with_detail(std::string message) {
+  const std::string detail = hdf5_error_detail();
+  if (!detail.empty()) message += " (HDF5: " + detail + ")";
+  return message;
+}
+
+// A dataspace selecting [start, start + count) of `space`, or nothing for an empty block.
+bool select_block(hid_t space, const std::vector<hsize_t>& start, const std::vector<hsize_t>& count) {
+  hsize_t volume = 1;
+  for (const hsize_t c : count) volume *= c;
+  if (volume == 0) return H5Sselect_none(space) >= 0;
+  return H5Sselect_hyperslab(space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr) >= 0;
+}
+
+}  // namespace
+
+H5Id& H5Id::operator=(H5Id&& other) noexcept {
+  if (this != &other) {
+    reset();
+    id_ = std::exchange(other.id_, H5I_INVALID_HID);
+    close_ = other.close_;
+  }
+  return *this;
+}
+
+void H5Id::reset() noexcept {
+  if (id_ >= 0 && close_ != nullptr) close_(id_);
+  id_ = H5I_INVALID_HID;
+}
+
+QuietHdf5Errors::QuietHdf5Errors() {
+  H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
+
+QuietHdf5Errors::~QuietHdf5Errors() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
+
+std::string hdf5_error_detail() {
+  // Walking upward starts at the innermost frame: the call that actually failed.
+  std::string detail;
+  auto first = [](unsigned n, const H5E_error2_t* e, void* out) -> herr_t {
+    if (n == 0 && e->desc != nullptr) *static_cast<std::string*>(out) = e->desc;
+    return 0;
+  };
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, first, &detail);
+  H5Eclear2(H5E_DEFAULT);
+  return detail;
+}
+
+std::string H5Dataset::shape() const {
+  if (dims.empty()) return "a scalar";
+  std::string s;
+  for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? " x " : "") + std::to_string(dims[i]);
+  return s;
+}
+
+H5File::H5File(const Comm& comm, const std::string& path, Mode mode) : comm_(comm), path_(path) {
+  std::string message;
+  H5Id fapl = plist(H5P_FILE_ACCESS);
+  if (!fapl.valid() || H5Pset_fapl_mpio(fapl.get(), comm.get(), MPI_INFO_NULL) < 0) {
+    message = with_detail("cannot set up MPI-IO access for '" + path + "'");
+  } else if (mode == Mode::read) {
+    file_ = H5Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
+    if (!file_.valid()) message = with_detail("cannot open '" + path + "' as an HDF5 file");
+  } else {
+    file_ = H5Id(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
+    if (!file_.valid()) message = with_detail("cannot create '" + path + "'");
+  }
+  // Opening is collective and fails alike on every rank; agreeing makes that a guarantee.
+  comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::io, message);
+}
+
+std::optional<H5Dataset> H5File::open(const std::string& name, bool required) const {
+  // H5Lexists needs every group on the way to exist; a failing call means "absent" too.
+  bool exists = true;
+  for (std::size_t slash = name.find('/', 1); exists; slash = name.find('/', slash + 1)) {
+    const std::string prefix = name.substr(0, slash);
+    exists = !prefix.empty() && prefix != "/" && H5Lexists(file_.get(), prefix.c_str(), H5P_DEFAULT) > 0;
+    if (slash == std::string::npos) break;
+  }
+  H5Eclear2(H5E_DEFAULT);
+  if (!exists) {
+    comm_.agree(required ? ErrorCode::io : ErrorCode::ok,
+                required ? where(name) + ": no such dataset" : std::string());
+    return std::nullopt;
+  }
+  H5Dataset ds;
+  ds.name = name;
+  ds.id = H5Id(H5Dopen2(file_.get(), name.c_str(), H5P_DEFAULT), H5Dclose);
+  std::string message;
+  if (!ds.id.valid()) {
+    message = with_detail(where(name) + ": not a dataset");
+  } else {
+    const H5Id space(H5Dget_space(ds.id.get()), H5Sclose);
+    const H5Id type(H5Dget_type(ds.id.get()), H5Tclose);
+    const int rank = space.valid() ? H5Sget_simple_extent_ndims(space.get()) : -1;
+    if (rank < 0 || !type.valid()) {
+      message = with_detail(where(name) + ": cannot read the dataset's shape or type");
+    } else {
+      ds.dims.resize(static_cast<std::size_t>(rank));
+      H5Sget_simple_extent_dims(space.get(), ds.dims.data(), nullptr);
+      ds.type_class = H5Tget_class(type.get());
+    }
+  }
+  comm_.agree(message.empty() ? ErrorCode::ok : ErrorCode::io, message);
+  return ds;
+}
+
+H5Dataset H5File::create(const std::string& name, hid_t file_type, const std::vector<hsize_t>& dims) const {
+  H5Dataset ds;
+  ds.name = name;
+  ds.dims = dims;
+  std::string message;
+  const H5Id space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+  H5Id dcpl = plist(H5P_DATASET_CREATE);
+  // Every element is written, so HDF5 need not write fill values first.
+  if (dcpl.valid()) H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER);
+  if (space.valid() && dcpl.valid())
+    ds.id = H5Id(H5Dcreate2(file_.get(), name.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+                 H5Dclose);
+  if (!ds.id.valid()) message = with_detail(where(name) + ": cannot create the dataset");
+  comm_.agree(message.empty() ? ErrorCode::ok : ErrorCode::io, message);
+  return ds;
+}
+
+void H5File::transfer(const H5Dataset& ds, const std::vector<hsize_t>& start, const std::vector<hsize_t>& count,
+                      hid_t mem_type, void* read_into, const void* write_from) const {
+  hsize_t volume = 1;
+  for (const hsize_t c : count) volume *= c;
+  const H5Id file_space(H5Dget_space(ds.id.get()), H5Sclose);
+  const H5Id mem_space(H5Screate_simple(1, &volume, nullptr), H5Sclose);
+  const H5Id dxpl = collective_transfer();
+  bool ok = file_space.valid() && mem_space.valid() && dxpl.valid() && select_block(file_space.get(), start, count);
+  if (ok && volume == 0) ok = H5Sselect_none(mem_space.get()) >= 0;
+  // Every rank must enter the collective call, even one whose setup failed (it selects
+  // nothing then), or the others would wait for it forever.
+  if (!ok && file_space.valid()) H5Sselect_none(file_space.get());
+  herr_t rc = -1;
+  if (file_space.valid() && mem_space.valid()) {
+    rc = read_into != nullptr
+             ? H5Dread(ds.id.get(), mem_type, mem_space.get(), file_space.get(), dxpl.valid() ? dxpl.get() : H5P_DEFAULT,
+                       read_into)
+             : H5Dwrite(ds.id.get(), mem_type, mem_space.get(), file_space.get(), dxpl.valid() ? dxpl.get() : H5P_DEFAULT,
+                        write_from);
+  }
+  std::string message;
+  if (!ok || rc < 0)
+    message = with_detail(where(ds.name) + (read_into != nullptr ? ": cannot read" : ": cannot write") +
+                          " rows from " + std::to_string(start.empty() ? 0 : start[0]));
+  comm_.agree(message.empty() ? ErrorCode::ok : ErrorCode::io, message);
+}
+
+void H5File::read(const H5Dataset& ds, const std::vector<hsize_t>& start, const std::vector<hsize_t>& count,
+                  hid_t mem_type, void* buffer) const {
+  transfer(ds, start, count, mem_type, buffer, nullptr);
+}
+
+void H5File::write(const H5Dataset& ds, const std::vector<hsize_t>& start, const std::vector<hsize_t>& count,
+                   hid_t mem_type, const void* buffer) const {
+  transfer(ds, start, count, mem_type, nullptr, buffer);
+}
+
+void H5File::write_attribute(const std::string& name, hid_t type, const void* values, std::size_t count) const {
+  const auto n = static_cast<hsize_t>(count);
+  const H5Id space(H5Screate_simple(1, &n, nullptr), H5Sclose);
+  H5Id attr;
+  if (space.valid()) attr = H5Id(H5Acreate2(file_.get(), name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  const bool ok = attr.valid() && H5Awrite(attr.get(), type, values) >= 0;
+  const std::string message = ok ? std::string() : with_detail(path_ + ": cannot write the attribute '" + name + "'");
+  comm_.agree(ok ? ErrorCode::ok : ErrorCode::io, message);
+}
+
+hsize_t block_begin(hsize_t n, int rank, int ranks) {
+  // n = q R + s, so n r / R = q r + s r / R, where s r < R^2 cannot overflow.
+  const auto r = static_cast<hsize_t>(rank), R = static_cast<hsize_t>(ranks);
+  return n / R * r + n % R * r / R;
+}
+
+}  // namespace hpart::detail

@@ -1,0 +1,187 @@
+// Parallel HDF5 readers: rank r reads only its block of rows (points, parts) or its slab of the
+// slowest dimension (cost fields) with one collective hyperslab read per dataset. Shapes are
+// checked on every rank from the same metadata; value checks are local and agreed, and since the
+// blocks follow rank order, the lowest failing rank names the first bad row of the file.
+#include <mpi.h>
+
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hpart/hdf5.hpp"
+#include "io/h5_file.hpp"
+
+namespace hpart {
+namespace {
+
+using detail::H5Dataset;
+using detail::H5File;
+
+std::string number(double v) {
+  std::string s = std::to_string(v);
+  if (std::isnan(v)) s = "nan";
+  if (std::isinf(v)) s = v > 0 ? "inf" : "-inf";
+  return s;
+}
+
+// Shape errors are the same on every rank (all read the same metadata), so agreeing on them
+// costs no extra round trip of information; it keeps the one-throw-everywhere rule explicit.
+void require(const H5File& f, bool ok, ErrorCode code, const std::string& message) {
+  f.comm().agree(ok ? ErrorCode::ok : code, ok ? std::string() : message);
+}
+
+void require_numeric(const H5File& f, const H5Dataset& ds, bool integer_only = false) {
+  const bool ok = integer_only ? ds.type_class == H5T_INTEGER : ds.numeric();
+  require(f, ok, ErrorCode::io, f.where(ds.name) + ": holds " + (integer_only ? "non-integer" : "non-numeric") +
+                                    " values; expected " + (integer_only ? "integers" : "numbers"));
+}
+
+struct Rows {
+  hsize_t begin = 0, count = 0;
+};
+
+Rows my_rows(const H5File& f, hsize_t n) {
+  const hsize_t b = detail::block_begin(n, f.comm().rank(), f.comm().size());
+  const hsize_t e = detail::block_begin(n, f.comm().rank() + 1, f.comm().size());
+  return {b, e - b};
+}
+
+// Column 0 of a 1-D (n) or 2-D (n x c) dataset, rows `rows`.
+std::vector<double> first_column(const H5File& f, const H5Dataset& ds, Rows rows) {
+  std::vector<double> v(rows.count);
+  std::vector<hsize_t> start{rows.begin}, count{rows.count};
+  if (ds.rank() == 2) start.push_back(0), count.push_back(1);
+  f.read(ds, start, count, H5T_NATIVE_DOUBLE, v.data());
+  return v;
+}
+
+}  // namespace
+
+PointFile read_points_h5(const Comm& comm, const std::string& path) {
+  const H5File f(comm, path, H5File::Mode::read);
+  const H5Dataset points = *f.open("/points", true);
+  require_numeric(f, points);
+  require(f, points.rank() == 2 && (points.dims[1] == 2 || points.dims[1] == 3), ErrorCode::io,
+          f.where("/points") + ": shape " + points.shape() + "; expected N x 2 or N x 3 (one point per row)");
+  const hsize_t n = points.dims[0];
+  require(f, n > 0, ErrorCode::io, f.where("/points") + ": no points (0 rows)");
+
+  PointFile out;
+  out.dim = static_cast<int>(points.dims[1]);
+  out.global_count = static_cast<gid_t>(n);
+  const Rows rows = my_rows(f, n);
+  const auto d = static_cast<std::size_t>(out.dim);
+  out.coords.resize(rows.count * d);
+  f.read(points, {rows.begin, 0}, {rows.count, points.dims[1]}, H5T_NATIVE_DOUBLE, out.coords.data());
+  std::string message;
+  for (std::size_t i = 0; i < out.coords.size() && message.empty(); ++i)
+    if (!std::isfinite(out.coords[i]))
+      message = f.where("/points") + " row " + std::to_string(rows.begin + i / d) + ": coordinate " +
+                std::to_string(i % d) + " is " + number(out.coords[i]) + "; coordinates must be finite";
+  comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::invalid_input, message);
+
+  if (const auto weights = f.open("/weights", false)) {
+    require_numeric(f, *weights);
+    const bool shape_ok = (weights->rank() == 1 || (weights->rank() == 2 && weights->dims[1] >= 1)) && weights->dims[0] == n;
+    require(f, shape_ok, ErrorCode::size_mismatch,
+            f.where("/weights") + ": shape " + weights->shape() + "; expected " + std::to_string(n) + " or " +
+                std::to_string(n) + " x ncon (one row per point of /points)");
+    out.weighted = true;
+    out.weights = first_column(f, *weights, rows);
+    for (std::size_t i = 0; i < out.weights.size() && message.empty(); ++i)
+      if (!std::isfinite(out.weights[i]) || out.weights[i] < 0.0)
+        message = f.where("/weights") + " row " + std::to_string(rows.begin + i) + ": weight " + number(out.weights[i]) +
+                  "; weights must be finite and >= 0";
+    comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::invalid_input, message);
+  }
+
+  out.ids.resize(rows.count);
+  if (const auto ids = f.open("/ids", false)) {
+    require_numeric(f, *ids, true);
+    require(f, ids->rank() == 1 && ids->dims[0] == n, ErrorCode::size_mismatch,
+            f.where("/ids") + ": shape " + ids->shape() + "; expected " + std::to_string(n) + " (one id per point)");
+    f.read(*ids, {rows.begin}, {rows.count}, H5T_NATIVE_INT64, out.ids.data());
+    for (std::size_t i = 0; i < out.ids.size() && message.empty(); ++i)
+      if (out.ids[i] < 0)
+        message = f.where("/ids") + " row " + std::to_string(rows.begin + i) + ": id " + std::to_string(out.ids[i]) +
+                  "; ids must be >= 0";
+    comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::invalid_input, message);
+  } else {
+    for (std::size_t i = 0; i < out.ids.size(); ++i) out.ids[i] = static_cast<gid_t>(rows.begin + i);
+  }
+  return out;
+}
+
+std::vector<part_t> read_parts_h5(const Comm& comm, const std::string& path, const std::string& dataset) {
+  const H5File f(comm, path, H5File::Mode::read);
+  const H5Dataset parts = *f.open(dataset, true);
+  require_numeric(f, parts, true);
+  require(f, parts.rank() == 1, ErrorCode::io,
+          f.where(dataset) + ": shape " + parts.shape() + "; expected a 1-D list of part ids");
+  const Rows rows = my_rows(f, parts.dims[0]);
+  std::vector<part_t> out(rows.count);
+  f.read(parts, {rows.begin}, {rows.count}, H5T_NATIVE_INT32, out.data());
+  return out;
+}
+
+GridField::GridField(GridField&& other) noexcept : grid(other.grid), cost(std::move(other.cost)) {
+  grid.cost = cost;
+  other.grid.cost = {};
+}
+
+GridField& GridField::operator=(GridField&& other) noexcept {
+  if (this != &other) {
+    grid = other.grid;
+    cost = std::move(other.cost);
+    grid.cost = cost;
+    other.grid.cost = {};
+  }
+  return *this;
+}
+
+GridField read_grid_cost_h5(const Comm& comm, const std::string& path, const std::string& dataset) {
+  const H5File f(comm, path, H5File::Mode::read);
+  const H5Dataset ds = *f.open(dataset, true);
+  require_numeric(f, ds);
+  require(f, ds.rank() == 2 || ds.rank() == 3, ErrorCode::io,
+          f.where(dataset) + ": shape " + ds.shape() + " (" + std::to_string(ds.rank()) +
+              "-D); expected a 2-D (ny x nx) or 3-D (nz x ny x nx) cost field");
+  hsize_t cells = 1;
+  for (const hsize_t n : ds.dims) cells *= n;
+  require(f, cells > 0, ErrorCode::io, f.where(dataset) + ": shape " + ds.shape() + " holds no cells");
+
+  GridField out;
+  Grid& g = out.grid;
+  g.dim = ds.rank();
+  for (int d = 0; d < g.dim; ++d) g.extent[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(ds.dims[static_cast<std::size_t>(g.dim - 1 - d)]);
+  // This rank's slab of the slowest dimension (y in 2D, z in 3D); an empty slab is an empty box.
+  const int slow = g.dim - 1;
+  const Rows slab = my_rows(f, ds.dims[0]);
+  g.local = g.domain();
+  g.local.lo[static_cast<std::size_t>(slow)] = static_cast<std::int64_t>(slab.begin);
+  g.local.hi[static_cast<std::size_t>(slow)] = static_cast<std::int64_t>(slab.begin + slab.count) - 1;
+
+  std::vector<hsize_t> start(ds.dims.size(), 0), count = ds.dims;
+  start[0] = slab.begin;
+  count[0] = slab.count;
+  out.cost.resize(static_cast<std::size_t>(g.local.volume()));
+  f.read(ds, start, count, H5T_NATIVE_DOUBLE, out.cost.data());
+
+  std::string message;
+  for (std::size_t i = 0; i < out.cost.size(); ++i) {
+    const double c = out.cost[i];
+    if (std::isfinite(c) && c >= 0.0) continue;
+    const auto k = static_cast<std::int64_t>(i);
+    const std::int64_t nx = g.extent[0], ny = g.extent[1];
+    std::string cell = "x " + std::to_string(k % nx) + ", y " + std::to_string(g.dim == 2 ? g.local.lo[1] + k / nx : (k / nx) % ny);
+    if (g.dim == 3) cell += ", z " + std::to_string(g.local.lo[2] + k / (nx * ny));
+    message = f.where(dataset) + " cell (" + cell + "): cost " + number(c) + "; costs must be finite and >= 0";
+    break;
+  }
+  comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::invalid_input, message);
+  g.cost = out.cost;
+  return out;
+}
+
+}  // namespace hpart
