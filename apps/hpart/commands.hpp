@@ -3,6 +3,7 @@
 // the process exit code; hpart::Error propagates to main, which prints it on rank 0.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "hpart/comm.hpp"
 
@@ -30,6 +31,24 @@ struct GenerateArgs {
   bool quiet = false;
 };
 int run_generate(const hpart::Comm& comm, const GenerateArgs& args);
+
+struct GridArgs {
+  std::vector<std::int64_t> extent{1024, 1024};  // cells per dimension (2 or 3 values)
+  std::string cost = "hotspot";  // generated: hotspot (1 + peak in a disk/ball of 5%) or unit
+  double peak = 50.0;
+  std::string h5;                // or a cost field read from HDF5 (2D/3D dataset, C order)
+  std::string dataset = "/cost";
+  int parts = 0;
+  std::string method = "blocks";  // sfc, blocks, tensor, uniform, hier
+  std::string topology;           // hier: "NxM" (default: HPART_TOPOLOGY or shared memory)
+  double imbalance = 0.001;
+  int halo = 1;
+  std::string out;                // HDF5 grid partition (+ .xmf)
+  std::string png;
+  int png_size = 1024;
+  bool quiet = false;
+};
+int run_grid(const hpart::Comm& comm, const GridArgs& args);
 
 // Whether `path` names an HDF5 file by its extension (.h5 or .hdf5).
 bool is_hdf5_path(const std::string& path);

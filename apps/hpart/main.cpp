@@ -18,6 +18,9 @@ Examples (under mpirun; as root add --allow-run-as-root --oversubscribe):
   mpirun -np 2 hpart partition --points big.txt --parts 64 --method morton --imbalance 0.01
   mpirun -np 4 hpart generate --shape clusters3d --n 1000000 --out pts.h5
   mpirun -np 4 hpart partition --h5 pts.h5 --parts 64 --out parts.h5       # then: paraview parts.xmf
+  mpirun -np 4 hpart grid --extent 2048,2048 --parts 16 --method blocks --png grid.png
+  mpirun -np 6 hpart grid --extent 128,128,128 --parts 24 --method hier --topology 3x2 --out grid.h5
+  mpirun -np 4 hpart grid --h5 grid.h5 --dataset /cost --parts 32 --method sfc   # a cost field from a file
 
 Point files are text, one point per line: `x y [z] [w]` (blanks or commas between numbers;
 '#' and '%' lines are comments). Each rank reads its own byte range of the file. The part file
@@ -71,16 +74,44 @@ void add_generate(CLI::App& app, hpart_cli::GenerateArgs& a) {
   cmd->add_flag("--quiet", a.quiet, "print nothing on success");
 }
 
+void add_grid(CLI::App& app, hpart_cli::GridArgs& a) {
+  CLI::App* cmd = app.add_subcommand("grid", "partition a structured grid (generated or from HDF5) and report its halo traffic");
+  cmd->add_option("--extent", a.extent, "cells per dimension: 2 values (2D) or 3 (3D), e.g. --extent 256,256,256")
+      ->delimiter(',')->expected(2, 3)->check(CLI::Range(1LL, 1LL << 31))->capture_default_str();
+  cmd->add_option("--cost", a.cost, "generated cost: hotspot (1, plus --peak inside a disk/ball covering 5%) or unit")
+      ->check(CLI::IsMember({"hotspot", "unit"}))->capture_default_str();
+  cmd->add_option("--peak", a.peak, "extra cost inside the hotspot")->check(CLI::Range(0.0, 1e12))->capture_default_str();
+  cmd->add_option("--h5", a.h5, "read the grid and its cost from HDF5 instead (a 2D ny x nx or 3D nz x ny x nx dataset)")
+      ->check(CLI::ExistingFile)->excludes("--extent")->excludes("--cost")->excludes("--peak");
+  cmd->add_option("--dataset", a.dataset, "the cost dataset in --h5")->capture_default_str();
+  cmd->add_option("--parts", a.parts, "number of parts K")->required()->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--method", a.method,
+                  "sfc: Hilbert cell ranges, exact balance; blocks: recursive-bisection boxes; tensor: Px x Py (x Pz) "
+                  "boxes; uniform: equal boxes (naive); hier: nodes (graph cut) then ranks (Hilbert)")
+      ->check(CLI::IsMember({"sfc", "blocks", "tensor", "uniform", "hier"}))->capture_default_str();
+  cmd->add_option("--topology", a.topology, "hier: NxM emulates N nodes of M ranks (default: HPART_TOPOLOGY, else shared memory)");
+  cmd->add_option("--imbalance", a.imbalance, "sfc/hier splitter tolerance")->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  cmd->add_option("--halo", a.halo, "halo width for the neighbour lists")->check(CLI::Range(1, 1 << 20))->capture_default_str();
+  cmd->add_option("--out", a.out, "write an HDF5 grid partition (/parts per cell, /boxes, /cost, metrics) and its .xmf");
+  cmd->add_option("--png", a.png, "draw the parts (3D: the middle z slice)");
+  cmd->add_option("--png-size", a.png_size, "pixels on the picture's longer side")->check(CLI::Range(16, 8192))
+      ->capture_default_str();
+  cmd->add_flag("--quiet", a.quiet, "print nothing on success");
+}
+
 int run(int argc, char** argv, const hpart::Comm& comm) {
   CLI::App app{"hpart " HPART_VERSION_STRING ": dynamic partitioning for MPI+OpenMP codes.\n"
                "Partitions point sets across the ranks of an mpirun job with Hilbert or Morton curves and\n"
-               "exact weighted splitters; reads and writes files in parallel."};
+               "exact weighted splitters, and structured grids into curve ranges, boxes or node-then-rank\n"
+               "hierarchies; reads and writes text and parallel HDF5 files."};
   app.footer(kFooter);
   app.require_subcommand(1);
   hpart_cli::PartitionArgs partition;
   hpart_cli::GenerateArgs generate;
+  hpart_cli::GridArgs grid;
   add_partition(app, partition);
   add_generate(app, generate);
+  add_grid(app, grid);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -89,6 +120,7 @@ int run(int argc, char** argv, const hpart::Comm& comm) {
     return code == 0 ? 0 : 1;
   }
   if (app.got_subcommand("partition")) return hpart_cli::run_partition(comm, partition);
+  if (app.got_subcommand("grid")) return hpart_cli::run_grid(comm, grid);
   return hpart_cli::run_generate(comm, generate);
 }
 
