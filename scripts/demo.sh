@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The main job on a built-in default: builds hpart, then at np 4
 #  1. partitions a generated point set, migrates it, lets the load shift and rebalances (table);
-#  2. partitions a 2D grid with a cost hotspot by every grid method and hierarchically (table);
-#  3. runs the hpart CLI on a generated 2D file: partition table, part file and a PNG picture.
+#  2. partitions a 2D grid with a cost hotspot by every grid method and hierarchically (table,
+#     pictures), and the same field as an AMR patch level;
+#  3. runs the heat-diffusion example app briefly (per-step time and imbalance, rebalancing);
+#  4. runs the hpart CLI on a generated 2D file: partition table, part file and a PNG picture.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
@@ -14,6 +16,11 @@ export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 out="$build/demo"
 mkdir -p "$out"
 "${mpi[@]}" -np 4 "$build/examples/basic/grid_demo" --n 1024 --parts 16 --png "$out"
+echo
+echo "== hpart-heat: heat diffusion with a moving hot region, rebalanced every 5 steps, then never =="
+for every in 5 0; do
+  "${mpi[@]}" -np 4 "$build/apps/heat/hpart-heat" --n 512 --steps 100 --rebalance-every $every --print-every 25 --clock cpu
+done
 echo
 echo "== hpart CLI: generate a clustered 2D point file, partition it, draw it =="
 "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" generate --shape clusters2d --n 500000 --out "$out/points.txt"
