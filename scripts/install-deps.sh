@@ -12,6 +12,7 @@ packages=(
   libgtest-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libpng-dev
   libhwloc-dev                                         # NUMA domains in detect_topology (optional)
+  clang libclang-rt-14-dev                             # libFuzzer for tests/fuzz (optional; skipped without)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "bench_record.hpp"
 #include "hpart/comm.hpp"
 #include "hpart/error.hpp"
+#include "graph_suite.hpp"
 #include "grid_suite.hpp"
 #include "points_suite.hpp"
 #if HPART_HAVE_ZOLTAN
@@ -21,7 +23,7 @@
 
 namespace {
 
-constexpr const char* kSuites = "points, grid, hier";
+constexpr const char* kSuites = "points, grid, hier, graph";
 
 struct Cli {
   std::string suite;
@@ -32,6 +34,8 @@ struct Cli {
   std::vector<std::string> cases;      // default: every case of the suite
   long long side2d = 4096, side3d = 256;
   std::string topology = "3x2";
+  std::vector<std::string> graphs;     // graph suite: --graph FILE (instead of the shared graphs)
+  bool parts_given = false;
   std::vector<std::string> libraries;  // default: every library of the suite
   std::string json;
 };
@@ -39,7 +43,7 @@ struct Cli {
 // Every rank parses the same argv, so every rank reaches the same verdict without talking.
 // Returns "" when the options are valid, else the message for the user.
 std::string validate_common(const Cli& cli) {
-  if (cli.suite != "points" && cli.suite != "grid" && cli.suite != "hier")
+  if (cli.suite != "points" && cli.suite != "grid" && cli.suite != "hier" && cli.suite != "graph")
     return "unknown suite '" + cli.suite + "' (available: " + kSuites + ")";
   if (cli.n < 1) return "--n must be >= 1 (got " + std::to_string(cli.n) + ")";
   if (cli.parts < 1) return "--parts must be >= 1 (got " + std::to_string(cli.parts) + ")";
@@ -98,18 +102,48 @@ std::string validate(const Cli& cli, hpart_bench::GridSuiteConfig& cfg) {
   return {};
 }
 
+std::string validate(const Cli& cli, hpart_bench::GraphSuiteConfig& cfg) {
+  if (cli.parts_given) cfg.parts = {cli.parts};
+  cfg.reps = cli.reps;
+  cfg.files = cli.graphs;
+  cfg.data_dir = HPART_SHARED_GRAPHS;
+  if (!cli.libraries.empty()) cfg.run_hpart = cfg.run_metis = cfg.run_scotch = false;
+  for (const std::string& lib : cli.libraries) {
+    if (lib == "hpart")
+      cfg.run_hpart = true;
+    else if (lib == "metis")
+      cfg.run_metis = true;
+    else if (lib == "scotch")
+      cfg.run_scotch = true;
+    else
+      return "unknown library '" + lib + "' for suite graph (available: hpart, metis, scotch)";
+  }
+  const std::vector<std::string> known = hpart_bench::graph_case_names(cfg);
+  for (const std::string& name : cli.cases) {
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      return "unknown case '" + name + "' for suite graph (available: " + list + ")";
+    }
+    cfg.cases.push_back(name);
+  }
+  if (cli.side3d != 256) cfg.grid_side = cli.side3d;  // grid3d's side, when given
+  return {};
+}
+
 int run(int argc, char** argv, int rank) {
   Cli cli;
   CLI::App app{"hpart-bench: benchmark suites writing BENCH.md records (run under mpirun)"};
   app.add_option("--suite", cli.suite, std::string("suite to run: ") + kSuites)->required();
   app.add_option("--n", cli.n, "number of points (global; points suite)")->capture_default_str();
-  app.add_option("--parts", cli.parts, "number of parts K")->capture_default_str();
+  app.add_option("--parts", cli.parts, "number of parts K (graph suite: default 16 and 64)")->capture_default_str();
   app.add_option("--reps", cli.reps, "repetitions per method; time_s is their median")->capture_default_str();
   app.add_option("--cases", cli.cases,
-                 "comma-separated cases (default: all). points: uniform3d, clusters3d, plane; grid: hotspot2d, hotspot3d, amr2d; hier: hotspot3d, hotspot2d")
+                 "comma-separated cases (default: all). points: uniform3d, clusters3d, plane; grid: hotspot2d, hotspot3d, amr2d; "
+                 "hier: hotspot3d, graph (delaunay_n15, or --graph FILE), hotspot2d; graph: the shared graphs, grid3d, rgg2d")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--libraries", cli.libraries, "comma-separated (default: all). points: hpart, floor, zoltan; grid: hpart, naive, zoltan")
+  app.add_option("--libraries", cli.libraries, "comma-separated (default: all). points: hpart, floor, zoltan; grid: hpart, naive, zoltan; graph: hpart, metis, scotch")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--side2d", cli.side2d, "grid suite: cells per side of hotspot2d and amr2d")->capture_default_str();
@@ -117,6 +151,8 @@ int run(int argc, char** argv, int rank) {
   app.add_option("--topology", cli.topology, "hier suite: emulated topology NxM (N nodes of M ranks; N*M = np)")
       ->capture_default_str();
   app.add_option("--seed", cli.seed, "seed of the generated inputs")->capture_default_str();
+  app.add_option("--graph", cli.graphs, "graph suite: METIS .graph files to run instead of the shared graphs")
+      ->check(CLI::ExistingFile);
   app.add_option("--json", cli.json, "write JSON Lines records to this file (rank 0)");
   try {
     app.parse(argc, argv);
@@ -129,14 +165,28 @@ int run(int argc, char** argv, int rank) {
   hpart_bench::PointsSuiteConfig points;
   hpart_bench::GridSuiteConfig grid;
   hpart_bench::HierSuiteConfig hier;
-  if (cli.suite == "hier" && cli.cases.empty()) grid.cases = {"hotspot3d"};
+  hpart_bench::GraphSuiteConfig graph;
+  cli.parts_given = app.count("--parts") > 0;
+  // The hier suite's graph case is not a grid: set it aside while the grid cases are checked.
+  Cli grid_cli = cli;
+  bool hier_graph = cli.suite == "hier" && cli.cases.empty();
+  if (cli.suite == "hier") {
+    std::erase_if(grid_cli.cases, [&](const std::string& c) { return c == "graph" && (hier_graph = true); });
+    if (cli.cases.empty()) grid.cases = {"hotspot3d"};
+    if (!cli.cases.empty() && grid_cli.cases.empty()) grid.cases.clear();
+  }
   std::string problem = validate_common(cli);
-  if (problem.empty()) problem = cli.suite == "points" ? validate(cli, points) : validate(cli, grid);
+  if (problem.empty())
+    problem = cli.suite == "points" ? validate(cli, points) : cli.suite == "graph" ? validate(cli, graph) : validate(grid_cli, grid);
   if (problem.empty() && cli.suite == "hier")
     for (const std::string& name : grid.cases)
       if (name == "amr2d") problem = "case amr2d belongs to suite grid (hier: hotspot3d, hotspot2d)";
   hier.grid = grid;
   hier.topology = cli.topology;
+  if (hier_graph) {
+    hier.grid.cases.push_back("graph");
+    hier.graph_file = cli.graphs.empty() ? std::string(HPART_SHARED_GRAPHS) + "/delaunay_n15.graph" : cli.graphs.front();
+  }
   if (!problem.empty()) {
     if (rank == 0) std::fprintf(stderr, "hpart-bench: %s\n", problem.c_str());
     return 2;
@@ -153,6 +203,8 @@ int run(int argc, char** argv, int rank) {
     hpart_bench::run_points_suite(comm, points, sink);
   else if (cli.suite == "grid")
     hpart_bench::run_grid_suite(comm, grid, sink);
+  else if (cli.suite == "graph")
+    hpart_bench::run_graph_suite(comm, graph, sink);
   else
     hpart_bench::run_hier_suite(comm, hier, sink);
   if (rank == 0) std::printf("\n");

@@ -35,6 +35,7 @@ nlohmann::ordered_json Record::to_json() const {
   if (rss_growth_mb) j["rss_growth_mb"] = *rss_growth_mb;
   if (input_mb) j["input_mb"] = *input_mb;
   if (w_max_over_avg) j["w_max_over_avg"] = *w_max_over_avg;
+  if (edge_cut) j["edge_cut"] = *edge_cut;
   if (comm_volume) j["comm_volume"] = *comm_volume;
   if (internode_volume) j["internode_volume"] = *internode_volume;
   if (layer_bound) j["layer_bound"] = *layer_bound;
@@ -65,13 +66,13 @@ void RecordSink::print_table(std::FILE* out) const {
   if (rank_ != 0 || records_.empty()) return;
   const std::vector<std::string> head = {"case", "library", "method", "n", "parts", "ranks", "threads",
                                          "time_s", "imbalance", "peak_rss_mb", "rss_growth_mb", "input_mb",
-                                         "w_max_over_avg", "comm_volume", "internode_volume", "layer_bound"};
+                                         "w_max_over_avg", "edge_cut", "comm_volume", "internode_volume", "layer_bound"};
   std::vector<std::vector<std::string>> rows;
   for (const Record& r : records_)
     rows.push_back({r.case_name, r.library, r.method, std::to_string(r.n), std::to_string(r.parts),
                     std::to_string(r.ranks), std::to_string(r.threads), fixed(r.time_s, "%.4f"),
                     fixed(r.imbalance, "%.2e"), fixed(r.peak_rss_mb, "%.1f"), fixed(r.rss_growth_mb, "%.1f"),
-                    fixed(r.input_mb, "%.1f"), fixed(r.w_max_over_avg, "%.2f"), count(r.comm_volume),
+                    fixed(r.input_mb, "%.1f"), fixed(r.w_max_over_avg, "%.2f"), count(r.edge_cut), count(r.comm_volume),
                     count(r.internode_volume), fixed(r.layer_bound, "%.2e")});
   // Columns no record fills are left out (points records have no volumes, grid ones no floor).
   std::vector<bool> used(head.size(), false);

@@ -21,7 +21,9 @@ struct Record {
   std::optional<double> rss_growth_mb;   // max over ranks of (peak RSS during the call - RSS before)
   std::optional<double> input_mb;        // max over ranks of the rank's own input arrays
   std::optional<double> w_max_over_avg;  // weighted cases: largest object weight / mean object weight
-  std::optional<long long> comm_volume;       // grid suites: halo cells (width 1) received over all parts
+  std::optional<long long> edge_cut;          // graph suite: weight of the edges between parts
+  std::optional<long long> comm_volume;       // grid suites: halo cells (width 1) received over all parts;
+                                              // graph suite: sum over vertices of adjacent other parts
   std::optional<long long> internode_volume;  // hier suite: the part of comm_volume that crosses nodes
   std::optional<double> layer_bound;  // grid box methods: heaviest cell layer of a part / mean part cost
   int reps = 1;

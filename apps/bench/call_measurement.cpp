@@ -1,5 +1,7 @@
 #include "call_measurement.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -76,4 +78,22 @@ CallStats combine(MPI_Comm comm, const RepSample* samples, int reps) {
 }
 
 }  // namespace detail
+Record measured_record(MPI_Comm comm, const std::string& suite, const std::string& case_name, const std::string& library,
+                       const std::string& method, long long n, int parts, int reps, const CallStats& stats) {
+  Record r;
+  r.suite = suite;
+  r.case_name = case_name;
+  r.library = library;
+  r.method = method;
+  r.n = n;
+  r.parts = parts;
+  MPI_Comm_size(comm, &r.ranks);
+  r.threads = omp_get_max_threads();
+  r.reps = reps;
+  r.time_s = stats.time_s;
+  r.peak_rss_mb = stats.peak_rss_mb;
+  r.rss_growth_mb = stats.rss_growth_mb;
+  return r;
+}
+
 }  // namespace hpart_bench

@@ -3,7 +3,10 @@
 #include <mpi.h>
 
 #include <optional>
+#include <string>
 #include <vector>
+
+#include "bench_record.hpp"
 
 namespace hpart_bench {
 
@@ -12,6 +15,11 @@ struct CallStats {
   double peak_rss_mb = 0.0;             // max over ranks and reps of VmHWM after the call
   std::optional<double> rss_growth_mb;  // max over ranks and reps of (peak during call - VmRSS before)
 };
+
+// A record of one measured method: the fields every suite fills the same way (ranks, threads
+// and the timing and memory of `stats`); the suite adds its metrics.
+Record measured_record(MPI_Comm comm, const std::string& suite, const std::string& case_name, const std::string& library,
+                       const std::string& method, long long n, int parts, int reps, const CallStats& stats);
 
 // Whether VmHWM can be reset on this machine; checked once (collective, same answer everywhere).
 bool peak_reset_works(MPI_Comm comm);

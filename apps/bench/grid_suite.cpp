@@ -12,6 +12,7 @@
 #include "call_measurement.hpp"
 #include "grid_generators.hpp"
 #include "hpart/hpart.hpp"
+#include "graph_hier_case.hpp"
 #include "memory_usage.hpp"
 #include "patch_case.hpp"
 #include "progress.hpp"
@@ -133,19 +134,8 @@ namespace {
 
 Record base_record(const hpart::Comm& comm, const GridSuiteConfig& cfg, const GridCase& gc, const char* library,
                    const char* method, const CallStats& stats) {
-  Record r;
-  r.suite = "grid";
-  r.case_name = gc.name;
-  r.library = library;
-  r.method = method;
-  r.n = gc.grid.domain().volume();
-  r.parts = cfg.parts;
-  r.ranks = comm.size();
-  r.threads = omp_get_max_threads();
-  r.reps = cfg.reps;
-  r.time_s = stats.time_s;
-  r.peak_rss_mb = stats.peak_rss_mb;
-  r.rss_growth_mb = stats.rss_growth_mb;
+  Record r = measured_record(comm.get(), "grid", gc.name, library, method, gc.grid.domain().volume(), cfg.parts, cfg.reps,
+                             stats);
   double mb = static_cast<double>(gc.cost.size() * sizeof(double)) / kMiB;
   MPI_Allreduce(MPI_IN_PLACE, &mb, 1, MPI_DOUBLE, MPI_MAX, comm.get());
   r.input_mb = mb;
@@ -291,6 +281,10 @@ void run_hier_suite(const hpart::Comm& comm, const HierSuiteConfig& cfg, RecordS
     std::fflush(stdout);
   }
   for (const std::string& name : cfg.grid.cases) {
+    if (name == "graph") {
+      run_hier_graph_case(comm, cfg.graph_file, topo, K, cfg.grid.reps, reset_works, sink);
+      continue;
+    }
     Progress gen(comm, "hier", name, "generating the cost field");
     GridCase gc;
     make_grid_case(comm, cfg.grid, name, gc);

@@ -50,8 +50,9 @@ SlabVolumes slab_comm_volume(const hpart::Comm& comm, const hpart::Grid& grid, c
 // The "hier" suite: flat sfc (parts to ranks in order) against hierarchical partitioning on an
 // emulated topology (default 3 nodes x 2 ranks: run at np 6).
 struct HierSuiteConfig {
-  GridSuiteConfig grid;  // parts, reps, sides; cases: hotspot3d (and hotspot2d)
+  GridSuiteConfig grid;  // parts, reps, sides; cases: hotspot3d, graph (and hotspot2d)
   std::string topology = "3x2";
+  std::string graph_file;  // case "graph": delaunay_n15 from the shared graphs
 };
 void run_hier_suite(const hpart::Comm& comm, const HierSuiteConfig& cfg, RecordSink& sink);
 

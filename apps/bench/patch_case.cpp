@@ -37,19 +37,8 @@ void make_local(const hpart::Comm& comm, const GridSuiteConfig& cfg, LocalLevel&
 
 Record record_for(const hpart::Comm& comm, const GridSuiteConfig& cfg, const LocalLevel& L, const char* library,
                   const char* method, const CallStats& stats, std::vector<hpart::part_t> parts, Progress& progress) {
-  Record r;
-  r.suite = "grid";
-  r.case_name = "amr2d";
-  r.library = library;
-  r.method = method;
-  r.n = static_cast<long long>(L.level.boxes.size());
-  r.parts = cfg.parts;
-  r.ranks = comm.size();
-  r.threads = omp_get_max_threads();
-  r.reps = cfg.reps;
-  r.time_s = stats.time_s;
-  r.peak_rss_mb = stats.peak_rss_mb;
-  r.rss_growth_mb = stats.rss_growth_mb;
+  Record r = measured_record(comm.get(), "grid", "amr2d", library, method, static_cast<long long>(L.level.boxes.size()),
+                             cfg.parts, cfg.reps, stats);
   hpart::PatchPartition p;
   p.partition = hpart::evaluate_partition(comm, std::move(parts), cfg.parts, L.list.cost, 1);
   r.imbalance = p.partition.metrics.imbalance.at(0);

@@ -50,19 +50,7 @@ CaseInput make_input(const hpart::Comm& comm, PointCase c, const PointsSuiteConf
 
 Record base_record(const hpart::Comm& comm, const PointsSuiteConfig& cfg, const CaseInput& in, PointCase c,
                    const char* library, const char* method, const CallStats& stats) {
-  Record r;
-  r.suite = "points";
-  r.case_name = to_string(c);
-  r.library = library;
-  r.method = method;
-  r.n = cfg.n;
-  r.parts = cfg.parts;
-  r.ranks = comm.size();
-  r.threads = omp_get_max_threads();
-  r.reps = cfg.reps;
-  r.time_s = stats.time_s;
-  r.peak_rss_mb = stats.peak_rss_mb;
-  r.rss_growth_mb = stats.rss_growth_mb;
+  Record r = measured_record(comm.get(), "points", to_string(c), library, method, cfg.n, cfg.parts, cfg.reps, stats);
   r.input_mb = in.input_mb;
   r.w_max_over_avg = in.w_max_over_avg;
   return r;

@@ -12,9 +12,11 @@ namespace hpart_cli {
 struct PartitionArgs {
   std::string points;     // text point file
   std::string h5;         // or an HDF5 point file (/points, optional /weights, /ids)
+  std::string graph;      // or a graph: METIS .graph (Chaco with --format chaco), MatrixMarket .mtx
+  std::string format;     // graph: metis | chaco | mm ("" = from the extension)
   int parts = 0;
-  std::string method = "hilbert";
-  double imbalance = 0.001;
+  std::string method;     // "" = hilbert (points) or graph (graphs)
+  double imbalance = -1;  // < 0 = 0.001 (points) or 0.03 (graphs)
   int dim = 0;            // 0: from the file's columns
   std::string out;        // part file, one id per point (.h5: an HDF5 partition file with the points)
   std::string png;        // picture of the partition
@@ -22,6 +24,7 @@ struct PartitionArgs {
   bool quiet = false;
 };
 int run_partition(const hpart::Comm& comm, const PartitionArgs& args);
+int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args);
 
 struct GenerateArgs {
   std::string shape = "uniform2d";

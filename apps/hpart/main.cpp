@@ -18,6 +18,8 @@ Examples (under mpirun; as root add --allow-run-as-root --oversubscribe):
   mpirun -np 2 hpart partition --points big.txt --parts 64 --method morton --imbalance 0.01
   mpirun -np 4 hpart generate --shape clusters3d --n 1000000 --out pts.h5
   mpirun -np 4 hpart partition --h5 pts.h5 --parts 64 --out parts.h5       # then: paraview parts.xmf
+  mpirun -np 2 hpart partition --graph mesh.graph --parts 64 --out mesh.part.64     # METIS .part file
+  mpirun -np 2 hpart partition --graph mesh.graph --parts 64 --method metis          # METIS itself, for comparison
   mpirun -np 4 hpart grid --extent 2048,2048 --parts 16 --method blocks --png grid.png
   mpirun -np 6 hpart grid --extent 128,128,128 --parts 24 --method hier --topology 3x2 --out grid.h5
   mpirun -np 4 hpart grid --h5 grid.h5 --dataset /cost --parts 32 --method sfc   # a cost field from a file
@@ -29,32 +31,39 @@ HDF5 point files (--h5, parallel HDF5 over MPI-IO) hold /points (N x 2 or N x 3)
 /weights (N, or N x ncon: the first column is balanced) and /ids (N); each rank reads its own
 block of rows. --out FILE.h5 (or .hdf5) writes /parts (N, file order), /points, /weights, /ids,
 /part_weights, /part_sizes and the metrics as attributes, plus FILE.xmf (XDMF) for ParaView/VisIt.
+Graph files (--graph) are METIS .graph (`n m [fmt [ncon]]` header, 1-based adjacency lines; Chaco
+is the same layout) or MatrixMarket coordinate files (the pattern, symmetrised); each rank parses
+its byte range, errors name the line (asymmetric edges, ids out of range, weights, truncation).
 
 Exit codes: 0 success, 1 bad command line, 2 bad input or failed I/O (the message says which
 line or value), 3 internal error. Set HPART_VERBOSE=1 (or 2) for phase timings on rank 0.)";
 
 void add_partition(CLI::App& app, hpart_cli::PartitionArgs& a) {
-  CLI::App* cmd = app.add_subcommand("partition", "partition a point file into K parts along a space-filling curve");
-  // Exactly one input: CLI11 reports "Exactly 1 option from [--points,--h5]" otherwise.
-  CLI::App* input = cmd->add_option_group("input", "the point file (exactly one of)");
+  CLI::App* cmd = app.add_subcommand("partition", "partition a point file along a space-filling curve, or a graph file into K parts");
+  // Exactly one input: CLI11 reports "Exactly 1 option from [--points,--h5,--graph]" otherwise.
+  CLI::App* input = cmd->add_option_group("input", "the input file (exactly one of)");
   input->add_option("--points", a.points, "text point file: `x y [z] [w]` per line")->check(CLI::ExistingFile);
   input->add_option("--h5", a.h5, "HDF5 point file: /points (N x 2 or N x 3), optional /weights (N), /ids (N)")
       ->check(CLI::ExistingFile);
+  input->add_option("--graph", a.graph, "graph file: METIS .graph (also Chaco), MatrixMarket .mtx")->check(CLI::ExistingFile);
   input->require_option(1);
+  cmd->add_option("--format", a.format, "graph file format (default: from the extension; .mtx is mm, else metis)")
+      ->check(CLI::IsMember({"metis", "chaco", "mm"}));
   cmd->add_option("--parts", a.parts, "number of parts K (any K >= 1; independent of the number of ranks)")
       ->required()->check(CLI::Range(1, 1 << 30));
   cmd->add_option("--method", a.method,
-                  "hilbert: best locality (default); morton: cheaper keys, somewhat longer part boundaries")
-      ->check(CLI::IsMember({"hilbert", "morton"}))->capture_default_str();
+                  "points: hilbert (default; best locality) or morton (cheaper keys); graphs: graph (default; hpart's "
+                  "multilevel partitioner), metis (METIS kway on the graph gathered to rank 0), geometric+refine")
+      ->check(CLI::IsMember({"hilbert", "morton", "graph", "metis", "geometric+refine"}));
   cmd->add_option("--imbalance", a.imbalance,
-                  "allowed imbalance of the part weights: max part / target - 1 (0.001 = 0.1%)")
-      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+                  "allowed imbalance: max part / target - 1 (default 0.001 for points, 0.03 for graphs)")
+      ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--dim", a.dim,
                   "0: from the column count (2: x y; 3: x y z; 4: x y z w); 2 or 3: force it (x y w needs --dim 2)")
       ->check(CLI::IsMember({0, 2, 3}))->capture_default_str();
   cmd->add_option("--out", a.out,
-                  "write one part id per point, in file order; FILE.h5: an HDF5 file (/parts, /points, ...) and "
-                  "FILE.xmf for ParaView");
+                  "write one part id per point (or vertex), in file order (the METIS .part format); points to FILE.h5: "
+                  "an HDF5 file (/parts, /points, ...) and FILE.xmf for ParaView");
   cmd->add_option("--png", a.png, "draw the points coloured by part (3D: the two widest axes)");
   cmd->add_option("--png-size", a.png_size, "pixels on the picture's longer side")->check(CLI::Range(16, 8192))
       ->capture_default_str();

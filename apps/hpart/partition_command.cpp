@@ -36,7 +36,7 @@ void print_summary(const hpart::Comm& comm, const PartitionArgs& args, const hpa
               file.weighted ? "weighted" : "unit weights", comm.size(), omp_get_max_threads(), read_s);
   std::printf("%-8s %6s %6s %12s %10s %6s %9s %12s\n", "method", "parts", "ranks", "objects", "imbalance", "empty",
               "time_s", "migrated");
-  std::printf("%-8s %6d %6d %12lld %10.6f %6lld %9.4f %12lld\n", args.method.c_str(), p.num_parts, comm.size(),
+  std::printf("%-8s %6d %6d %12lld %10.6f %6lld %9.4f %12lld\n", args.method.empty() ? "hilbert" : args.method.c_str(), p.num_parts, comm.size(),
               p.metrics.objects, p.metrics.imbalance[0], p.metrics.empty_parts, p.metrics.seconds, migrated);
   std::printf("imbalance = max part weight / target - 1; migrated = points whose part lives on another rank\n"
               "(parts go to ranks in contiguous blocks) and would move there with hpart::Migration\n");
@@ -45,10 +45,15 @@ void print_summary(const hpart::Comm& comm, const PartitionArgs& args, const hpa
 }  // namespace
 
 int run_partition(const hpart::Comm& comm, const PartitionArgs& args) {
+  if (!args.graph.empty()) return run_graph_partition(comm, args);
   hpart::Options opts;
   opts.parts = args.parts;
-  opts.method = hpart::method_from_string(args.method.c_str());
-  opts.imbalance = args.imbalance;
+  const std::string method = args.method.empty() ? "hilbert" : args.method;
+  if (method != "hilbert" && method != "morton")
+    throw hpart::Error(hpart::ErrorCode::invalid_argument,
+                       "--method " + method + " is for graphs; point sets take hilbert or morton");
+  opts.method = hpart::method_from_string(method.c_str());
+  opts.imbalance = args.imbalance < 0 ? 0.001 : args.imbalance;
 
   const double t0 = now();
   const hpart::PointFile file = read_input(comm, args);

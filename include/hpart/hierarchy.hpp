@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "hpart/graph.hpp"
 #include "hpart/grid.hpp"
 #include "hpart/options.hpp"
 #include "hpart/partition.hpp"
@@ -72,6 +73,22 @@ struct HierPartition {
 // hierarchy, with the same hpart::Error on every rank.
 HierPartition partition_points_hierarchical(const Comm& comm, const PointSet& points, const Topology& topology,
                                             const HierPointOptions& opts);
+
+// Graphs: the node level partitions the graph into the nodes' shares (node_method), then each
+// node's induced subgraph is partitioned into its parts (rank_method), all ranks taking part with
+// the vertices they hold. The tolerance is split between the levels so that the final parts meet
+// `imbalance`.
+struct HierGraphOptions {
+  int parts = 0;  // total parts; 0 = one per rank
+  GraphMethod node_method = GraphMethod::graph;
+  GraphMethod rank_method = GraphMethod::graph;
+  double imbalance = 0.03;
+  int seed = 1;
+};
+
+// Collective; validates like partition_graph and the topology like the other hierarchies.
+HierPartition partition_graph_hierarchical(const Comm& comm, const Graph& g, const Topology& topology,
+                                           const HierGraphOptions& opts);
 
 // Thread level (pure, no MPI): split a rank's objects, in the order given (e.g. its cells in row
 // order or its points in curve order after migration), into `threads` contiguous chunks of

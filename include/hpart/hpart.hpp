@@ -3,6 +3,7 @@
 #include "hpart/box.hpp"
 #include "hpart/comm.hpp"
 #include "hpart/error.hpp"
+#include "hpart/graph.hpp"
 #include "hpart/grid.hpp"
 #include "hpart/hdf5.hpp"
 #include "hpart/hierarchy.hpp"

@@ -7,7 +7,42 @@
 namespace hpart::detail {
 namespace {
 constexpr std::size_t kMaxPiece = std::size_t{1} << 30;
+constexpr std::size_t kOverhang = 1 << 16;  // read-ahead for the line that crosses our end
+
+// The bytes of the lines that start in [begin, end) of the file. A line starts at byte 0 or
+// right after a '\n'; the next rank computes the same boundary, so every line is read once.
+std::string lines_starting_in(const MpiFile& file, long long size, long long begin, long long end) {
+  if (begin >= end) return {};
+  const long long from = std::max(begin - 1, 0LL);
+  std::string buf(static_cast<std::size_t>(end - from), '\0');
+  buf.resize(file.read_at(from, buf.data(), buf.size()));
+  std::size_t start = 0;
+  if (begin > 0) {
+    const std::size_t nl = buf.find('\n');
+    if (nl == std::string::npos || static_cast<long long>(nl) + from + 1 >= end) return {};
+    start = nl + 1;
+  }
+  // Our last line ends at the first '\n' at or after byte end - 1.
+  std::size_t search = static_cast<std::size_t>(end - 1 - from);
+  long long next = end;
+  while (true) {
+    const std::size_t nl = buf.find('\n', search);
+    if (nl != std::string::npos) {
+      buf.resize(nl + 1);
+      break;
+    }
+    if (next >= size) break;  // the file's last line has no '\n'
+    const std::size_t old = buf.size();
+    buf.resize(old + kOverhang);
+    const std::size_t got = file.read_at(next, buf.data() + old, kOverhang);
+    buf.resize(old + got);
+    if (got == 0) break;
+    search = old;
+    next += static_cast<long long>(got);
+  }
+  return buf.substr(start);
 }
+}  // namespace
 
 std::string mpi_error_string(int code) {
   char text[MPI_MAX_ERROR_STRING];
@@ -77,6 +112,21 @@ void MpiFile::write_at(long long offset, const char* buffer, std::size_t bytes) 
     if (rc != MPI_SUCCESS) throw Error(ErrorCode::io, "cannot write '" + path_ + "': " + mpi_error_string(rc));
     done += piece;
   }
+}
+
+std::string read_rank_lines(const Comm& comm, const std::string& path) {
+  const MpiFile file(comm, path, MpiFile::Mode::read);
+  std::string text, message;
+  try {
+    const long long size = file.size();
+    const long long r = comm.rank(), R = comm.size();
+    text = lines_starting_in(file, size, size / R * r + std::min(r, size % R),
+                             size / R * (r + 1) + std::min(r + 1, size % R));
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::io, message);
+  return text;
 }
 
 void write_ordered_text(const Comm& comm, const std::string& path, const std::string& text) {

@@ -34,6 +34,12 @@ class MpiFile {
 
 std::string mpi_error_string(int code);
 
+// Collective: opens `path` and returns the lines that start in this rank's 1/R-th of its bytes
+// (rank r: [r S/R, (r+1) S/R) plus the rest of its last line), so that every line of the file is
+// read by exactly one rank, in rank order, with no communication. A file that cannot be opened
+// or read throws the same hpart::Error (io) on every rank.
+std::string read_rank_lines(const Comm& comm, const std::string& path);
+
 // Collective: writes the ranks' `text` one after another (rank order) into `path`, replacing it.
 void write_ordered_text(const Comm& comm, const std::string& path, const std::string& text);
 

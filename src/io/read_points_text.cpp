@@ -1,5 +1,6 @@
 // Parallel text point reader: each rank reads the lines that start in its 1/R-th of the file's
-// bytes, parses them, and the ranks agree on the column count and on the first bad line.
+// bytes (detail::read_rank_lines), parses them, and the ranks agree on the column count and on
+// the first bad line.
 #include <mpi.h>
 
 #include <algorithm>
@@ -14,42 +15,6 @@
 
 namespace hpart {
 namespace {
-
-constexpr std::size_t kOverhang = 1 << 16;  // read-ahead for the line that crosses our end
-
-// The bytes of the lines that start in [begin, end) of the file. A line starts at byte 0 or
-// right after a '\n'; the next rank computes the same boundary, so every line is read once.
-std::string my_lines(const detail::MpiFile& file, long long size, long long begin, long long end) {
-  if (begin >= end) return {};
-  const long long from = std::max(begin - 1, 0LL);
-  std::string buf(static_cast<std::size_t>(end - from), '\0');
-  buf.resize(file.read_at(from, buf.data(), buf.size()));
-  std::size_t start = 0;
-  if (begin > 0) {
-    const std::size_t nl = buf.find('\n');
-    if (nl == std::string::npos || static_cast<long long>(nl) + from + 1 >= end) return {};
-    start = nl + 1;
-  }
-  // Our last line ends at the first '\n' at or after byte end - 1.
-  std::size_t search = static_cast<std::size_t>(end - 1 - from);
-  long long next = end;
-  while (true) {
-    const std::size_t nl = buf.find('\n', search);
-    if (nl != std::string::npos) {
-      buf.resize(nl + 1);
-      break;
-    }
-    if (next >= size) break;  // the file's last line has no '\n'
-    const std::size_t old = buf.size();
-    buf.resize(old + kOverhang);
-    const std::size_t got = file.read_at(next, buf.data() + old, kOverhang);
-    buf.resize(old + got);
-    if (got == 0) break;
-    search = old;
-    next += static_cast<long long>(got);
-  }
-  return buf.substr(start);
-}
 
 std::string at_line(const std::string& path, long long line, const std::string& what) {
   return path + ":" + std::to_string(line) + ": " + what;
@@ -67,21 +32,9 @@ PointFile read_points_text(const Comm& comm, const std::string& path, int dim) {
   comm.agree(dim == 0 || dim == 2 || dim == 3 ? ErrorCode::ok : ErrorCode::invalid_argument,
              dim == 0 || dim == 2 || dim == 3 ? std::string()
                                               : "read_points_text: dim must be 0 (from the columns), 2 or 3");
-  detail::PointLines parsed;
-  std::string text;  // kept to name the line of a bad weight found after the columns are known
-  {
-    const detail::MpiFile file(comm, path, detail::MpiFile::Mode::read);
-    const long long size = file.size();
-    const long long r = comm.rank(), R = comm.size();
-    std::string message;
-    try {
-      text = my_lines(file, size, size / R * r + std::min(r, size % R), size / R * (r + 1) + std::min(r + 1, size % R));
-    } catch (const Error& e) {
-      message = e.what();
-    }
-    comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::io, message);
-    parsed = detail::parse_point_lines(text);
-  }
+  // The text is kept to name the line of a bad weight found after the columns are known.
+  const std::string text = detail::read_rank_lines(comm, path);
+  const detail::PointLines parsed = detail::parse_point_lines(text);
 
   // Line numbers and point ordinals of this rank's first line and point.
   long long mine[2] = {parsed.lines, parsed.data_lines}, before[2] = {0, 0}, total[2] = {0, 0};

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "hpart/hpart.hpp"
+#include "test_world.hpp"
 #include "test_grids.hpp"
 
 namespace {
@@ -17,14 +18,7 @@ using hpart::GridMethod;
 using hpart::testing::LocalGrid;
 using hpart::testing::slab_grid;
 
-struct World {
-  MPI_Comm comm = MPI_COMM_WORLD;
-  int rank = 0, size = 1;
-  World() {
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-  }
-};
+using hpart::testing::World;
 
 hpart::Cell local_cell(const hpart::Box& b, std::size_t i) {
   const auto k = static_cast<std::int64_t>(i);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "hpart/hpart.hpp"
+#include "test_world.hpp"
 #include "test_grids.hpp"
 #include "test_points.hpp"
 
@@ -17,14 +18,7 @@ using hpart::GridMethod;
 using hpart::testing::LocalGrid;
 using hpart::testing::slab_grid;
 
-struct World {
-  MPI_Comm comm = MPI_COMM_WORLD;
-  int rank = 0, size = 1;
-  World() {
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-  }
-};
+using hpart::testing::World;
 
 // An emulated topology for any rank count: pairs of ranks per node when the count is even.
 std::string emulated(int ranks) { return ranks % 2 == 0 ? std::to_string(ranks / 2) + "x2" : std::to_string(ranks) + "x1"; }

@@ -13,20 +13,14 @@
 #include <vector>
 
 #include "hpart/hpart.hpp"
+#include "test_world.hpp"
 
 namespace {
 
 using hpart::Box;
 using hpart::PatchMethod;
 
-struct World {
-  MPI_Comm comm = MPI_COMM_WORLD;
-  int rank = 0, size = 1;
-  World() {
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-  }
-};
+using hpart::testing::World;
 
 struct Level {
   int dim = 2;

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "hpart/hpart.hpp"
+#include "test_world.hpp"
 #include "test_points.hpp"
 
 namespace {
@@ -14,14 +15,7 @@ namespace {
 using hpart::testing::LocalPoints;
 using hpart::testing::Shape;
 
-struct World {
-  MPI_Comm comm = MPI_COMM_WORLD;
-  int rank = 0, size = 1;
-  World() {
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-  }
-};
+using hpart::testing::World;
 
 hpart::PointSet view(const LocalPoints& p, bool with_ids = true) {
   return hpart::PointSet{.coords = p.coords, .dim = p.dim, .weights = p.weights, .ncon = 1,

@@ -1,0 +1,123 @@
+#pragma once
+// Distributed graphs in the ParMETIS convention, their files, validation and cut metrics.
+// Vertices are numbered 0..N-1 globally; rank r owns the consecutive block
+// [vtxdist[r], vtxdist[r+1]). Weights are integers, as in METIS and its file format.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "hpart/comm.hpp"
+#include "hpart/partition.hpp"
+#include "hpart/types.hpp"
+
+namespace hpart {
+
+// Borrowed spans over the caller's arrays (hpart keeps no pointer after a call).
+struct Graph {
+  std::span<const gid_t> vtxdist;        // R + 1 values, non-decreasing, vtxdist[0] = 0
+  std::span<const std::int64_t> xadj;    // n + 1 offsets into adjncy (n = local vertices), xadj[0] = 0
+  std::span<const gid_t> adjncy;         // global ids of the neighbours, xadj[n] values
+  std::span<const std::int64_t> vwgt;    // n * ncon vertex weights (>= 0), vertex-major; empty: unit
+  int ncon = 1;                          // weights per vertex (constraints), >= 1
+  std::span<const std::int64_t> adjwgt;  // one per adjncy entry (> 0); empty: unit
+  std::span<const double> coords;        // optional: n * dim coordinates (geometric methods)
+  int dim = 0;                           // 0 (no coordinates), 2 or 3
+
+  [[nodiscard]] std::size_t local_vertices() const { return xadj.empty() ? 0 : xadj.size() - 1; }
+};
+
+// A graph read from a file (or built by a generator): the owning arrays of this rank's block.
+struct GraphFile {
+  std::vector<gid_t> vtxdist;
+  std::vector<std::int64_t> xadj;
+  std::vector<gid_t> adjncy;
+  std::vector<std::int64_t> vwgt;  // empty when the file has no vertex weights
+  int ncon = 1;
+  std::vector<std::int64_t> adjwgt;  // empty when the file has no edge weights
+  std::vector<double> coords;
+  int dim = 0;
+  gid_t global_vertices = 0;
+  std::int64_t global_edges = 0;  // undirected edges (each listed at both ends)
+
+  [[nodiscard]] Graph view() const {
+    return Graph{vtxdist, xadj, adjncy, vwgt, ncon, adjwgt, coords, dim};
+  }
+};
+
+// Collective. Checks the structure (vtxdist has R + 1 values, starts at 0, never decreases and
+// is the same on every rank; the local arrays have the lengths vtxdist gives this rank; ids in
+// [0, N), no self-loops; vwgt >= 0, adjwgt > 0, finite coords, ncon >= 1, dim 0, 2 or 3), then
+// symmetry: every edge listed at both ends, with the same weight, once per end (each rank sends
+// the edges whose far end it does not own to that end's owner: one Alltoallv; memory O(local
+// edges)). Throws the same hpart::Error on every rank, naming global vertex ids: "asymmetric:
+// vertex 5 lists 9 but 9 does not list 5". Codes: invalid_argument (vtxdist, ncon, dim),
+// size_mismatch (array lengths), invalid_input (values, symmetry). Of several defects the one
+// of the lowest vertex is reported, whatever the rank count.
+void validate_graph(const Comm& comm, const Graph& g);
+
+// The readers below are collective, parse in parallel (each rank the lines that start in its
+// 1/R-th of the file's bytes), and return rank r the block [N r / R, N (r+1) / R) of the
+// vertices (vtxdist set accordingly; a rank may own none), with ids converted to 0-based. Every
+// problem is the same hpart::Error (io) on every rank, named "path:line: what" with the file's
+// line number (comment lines count), vertices by their 1-based number as in the file.
+
+// Reads a METIS .graph file: header `n m [fmt [ncon]]` (the first line that is neither blank nor
+// a '%' comment), then exactly n vertex lines `[size] [w1 .. wncon] v1 [e1] v2 [e2] ...`, where
+// fmt's three 0/1 digits say whether the vertex size (ignored), ncon vertex weights (ncon = 1 if
+// not given) and one weight after each neighbour are present. An empty line is a vertex without
+// neighbours; comment lines are skipped; blank lines after the last vertex are ignored. Errors:
+// a bad number, an id out of [1, n], a self-loop, a negative vertex or non-positive edge weight,
+// too few weights, more or fewer vertex lines than n ("truncated file: the header (line 1) says
+// 100 vertices, found 97"), an asymmetric or duplicate edge (naming both ends' lines), and
+// then m != (sum of degrees) / 2. Without weights in the file, vwgt / adjwgt stay empty (unit).
+GraphFile read_graph_metis(const Comm& comm, const std::string& path);
+// Chaco files share the METIS layout with the header `n m [fmt]`; fmt's first digit means each
+// vertex line starts with its own 1-based number (checked). Weights are integers here.
+GraphFile read_graph_chaco(const Comm& comm, const std::string& path);
+// MatrixMarket coordinate files (`%%MatrixMarket matrix coordinate <real|integer|pattern|complex>
+// <general|symmetric|skew-symmetric|hermitian>`, size line `rows cols nnz`, then nnz 1-based
+// entries `i j [values]`): the pattern of a square matrix as a graph. Entries (i, j), i != j,
+// become the edge {i, j} (so both triangles of a general matrix are symmetrised and a symmetric
+// file's one triangle expanded), the diagonal is dropped, repeated entries count once, values
+// are checked to be numbers and ignored; unit weights. Errors: an unsupported banner (e.g. the
+// dense 'array' format), a non-square size, an index out of range, a bad number, more or fewer
+// entry lines than nnz.
+GraphFile read_graph_matrix_market(const Comm& comm, const std::string& path);
+
+// Cut metrics of a partition of the local vertices (parts in [0, K)): the same for every method.
+struct GraphMetrics {
+  std::int64_t edge_cut = 0;           // total weight of edges between parts (each edge once)
+  std::int64_t comm_volume = 0;        // sum over vertices of the number of other parts among its neighbours
+  std::int64_t boundary_vertices = 0;  // vertices with a neighbour in another part
+};
+
+// Collective (exchanges the parts of ghost neighbours once).
+GraphMetrics graph_metrics(const Comm& comm, const Graph& g, std::span<const part_t> parts, int num_parts);
+
+enum class GraphMethod {
+  graph,             // hpart's own multilevel partitioner
+  metis,             // METIS_PartGraphKway on the gathered graph (for graphs that fit one rank)
+  geometric_refine,  // Hilbert partition of the vertex coordinates, refined on the graph
+};
+
+struct GraphOptions {
+  int parts = 1;
+  GraphMethod method = GraphMethod::graph;
+  double imbalance = 0.03;  // per constraint: max part weight / target - 1
+  int seed = 1;
+  std::span<const double> target_sizes;  // optional relative part sizes (parts values > 0)
+};
+
+struct GraphPartition {
+  Partition partition;  // parts of the local vertices; weights and imbalance per constraint
+  GraphMetrics metrics;
+};
+
+// Collective: validates (validate_graph), partitions, reports.
+GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOptions& opts);
+
+const char* to_string(GraphMethod m);
+GraphMethod graph_method_from_string(const char* name);  // throws hpart::Error for an unknown name
+
+}  // namespace hpart

@@ -1,0 +1,23 @@
+#pragma once
+// A graph held whole by one process (a rank's coarse graph, a gathered graph, a unit test's
+// input): compressed sparse rows with 0-based local ids. Pure: no MPI. The multilevel kernels
+// work on this; the distributed driver builds it.
+#include <cstdint>
+#include <vector>
+
+namespace hpart::graphk {
+
+struct CsrGraph {
+  std::vector<std::int64_t> xadj{0};  // n + 1 offsets
+  std::vector<std::int32_t> adjncy;   // neighbours, 0-based, symmetric, no self-loops
+  std::vector<std::int64_t> vwgt;     // n * ncon vertex weights (>= 0), vertex-major; never empty
+  std::vector<std::int64_t> adjwgt;   // one per adjncy entry (> 0); never empty
+  int ncon = 1;
+
+  [[nodiscard]] std::int32_t vertices() const { return static_cast<std::int32_t>(xadj.size() - 1); }
+  [[nodiscard]] std::int64_t weight(std::int32_t v, int c = 0) const {
+    return vwgt[static_cast<std::size_t>(v) * static_cast<std::size_t>(ncon) + static_cast<std::size_t>(c)];
+  }
+};
+
+}  // namespace hpart::graphk

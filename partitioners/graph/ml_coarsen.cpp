@@ -1,0 +1,258 @@
+// Heavy-edge matching and contraction (see ml_coarsen.hpp).
+#include "graph/ml_coarsen.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "graph/ml_random.hpp"
+
+namespace hpart::graphk {
+namespace {
+
+constexpr std::int32_t kUnmatched = -1;
+// The matching runs in fixed blocks of consecutive vertices, in parallel; the block size is a
+// constant (never the thread count), so the matching is the same for any number of threads.
+constexpr std::int32_t kBlock = 1 << 16;
+
+struct Matcher {
+  const GraphView& g;
+  std::span<const std::int64_t> maxw;
+  std::vector<std::int32_t> match;
+
+  [[nodiscard]] bool light(std::int32_t u) const {
+    const std::int64_t* w = g.weights(u);
+    for (int c = 0; c < g.ncon; ++c)
+      if (w[c] > maxw[static_cast<std::size_t>(c)]) return false;
+    return true;
+  }
+  [[nodiscard]] bool fits(std::int32_t u, std::int32_t v) const {
+    const std::int64_t* a = g.weights(u);
+    const std::int64_t* b = g.weights(v);
+    for (int c = 0; c < g.ncon; ++c)
+      if (a[c] + b[c] > maxw[static_cast<std::size_t>(c)]) return false;
+    return true;
+  }
+  void pair(std::int32_t u, std::int32_t v) {
+    match[static_cast<std::size_t>(u)] = v;
+    match[static_cast<std::size_t>(v)] = u;
+  }
+  [[nodiscard]] bool free(std::int32_t u) const { return match[static_cast<std::size_t>(u)] == kUnmatched; }
+
+  // The visiting order of block [lo, hi): the identity with half the entries swapped at random
+  // (METIS's cheap shuffle, which keeps most of the input's locality: a fully random order makes
+  // matching and contraction cache-hostile on large meshes), then stably sorted by degree capped
+  // at 0.7 of the average, so that low-degree vertices, which have few partners, choose first.
+  [[nodiscard]] std::vector<std::int32_t> visit_order(std::int32_t lo, std::int32_t hi, std::uint64_t seed) const {
+    const std::int32_t n = hi - lo;
+    std::vector<std::int32_t> tperm(static_cast<std::size_t>(n));
+    std::iota(tperm.begin(), tperm.end(), lo);
+    Rng rng(seed);
+    if (n > 8) {
+      const auto span = static_cast<std::uint32_t>(n - 3);
+      for (std::int32_t s = 0; s < n / 8; ++s) {
+        const std::uint32_t a = rng.below(span), b = rng.below(span);
+        for (std::uint32_t j = 0; j < 4; ++j) std::swap(tperm[a + j], tperm[b + j]);
+      }
+    }
+    const std::int64_t avg = g.n > 0 ? g.xadj[static_cast<std::size_t>(g.n)] / g.n : 0;
+    const auto cap = static_cast<std::int64_t>(0.7 * static_cast<double>(avg));
+    std::vector<std::int32_t> count(static_cast<std::size_t>(cap) + 2, 0);
+    auto key = [&](std::int32_t v) { return std::min(g.end(v) - g.begin(v), cap); };
+    for (std::int32_t v : tperm) ++count[static_cast<std::size_t>(key(v)) + 1];
+    for (std::size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
+    std::vector<std::int32_t> perm(static_cast<std::size_t>(n));
+    for (std::int32_t v : tperm) perm[static_cast<std::size_t>(count[static_cast<std::size_t>(key(v))]++)] = v;
+    return perm;
+  }
+
+  // Heavy-edge matching: a free vertex takes its free neighbour behind the heaviest edge (the
+  // first of equal ones: with unit edges, a random matching in the visiting order). Within a
+  // block only neighbours in the block are looked at (other blocks change concurrently), and a
+  // vertex whose heaviest edge leaves the block waits for the sequential pass over the rest, so
+  // blocks do not change which edges count as heavy. Pairs too heavy for maxw are skipped.
+  void heavy_edge(std::span<const std::int32_t> order, std::int32_t lo, std::int32_t hi, bool whole,
+                  std::vector<std::int32_t>& islands) {
+    for (std::int32_t u : order) {
+      if (!free(u)) continue;
+      if (!light(u)) {
+        pair(u, u);  // too heavy to grow: stays a vertex of its own
+        continue;
+      }
+      if (g.begin(u) == g.end(u)) {
+        if (whole) islands.push_back(u);
+        continue;
+      }
+      std::int32_t best = kUnmatched;
+      std::int64_t bestw = 0, heaviest = 0;
+      for (std::int64_t e = g.begin(u); e < g.end(u); ++e) {
+        const std::int32_t v = g.nbr(e);
+        const std::int64_t w = g.ewgt(e);
+        if (!whole && (v < lo || v >= hi)) {
+          if (w > heaviest && fits(u, v)) heaviest = w;
+          continue;
+        }
+        if (free(v) && w > bestw && fits(u, v)) {
+          best = v;
+          bestw = w;
+        }
+      }
+      if (best != kUnmatched && bestw >= heaviest) pair(u, best);
+    }
+  }
+
+  // 2-hop matching (METIS 5.1): free vertices of degree <= maxdeg that share a neighbour are
+  // paired, so that stars (a hub with many leaves) and similar structures still shrink.
+  void two_hop(std::int64_t maxdeg) {
+    for (std::int32_t x = 0; x < g.n; ++x) {
+      std::int32_t last = kUnmatched;
+      for (std::int64_t e = g.begin(x); e < g.end(x); ++e) {
+        const std::int32_t u = g.nbr(e);
+        if (!free(u) || g.end(u) - g.begin(u) > maxdeg || !light(u)) continue;
+        if (last == kUnmatched) {
+          last = u;
+        } else if (fits(last, u)) {
+          pair(last, u);
+          last = kUnmatched;
+        }
+      }
+    }
+  }
+
+  [[nodiscard]] std::int64_t count_free() const {
+    std::int64_t f = 0;
+    for (std::int32_t v = 0; v < g.n; ++v) f += free(v) && g.begin(v) != g.end(v) ? 1 : 0;
+    return f;
+  }
+};
+
+}  // namespace
+
+CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_vwgt, std::uint64_t seed) {
+  const std::int32_t n = g.n;
+  Matcher m{g, max_vwgt, std::vector<std::int32_t>(static_cast<std::size_t>(n), kUnmatched)};
+  const std::int32_t blocks = (n + kBlock - 1) / kBlock;
+  std::vector<std::int32_t> islands;
+  if (blocks > 1) {
+    std::vector<std::int32_t> unused;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int32_t b = 0; b < blocks; ++b) {
+      const std::int32_t lo = b * kBlock, hi = std::min(n, lo + kBlock);
+      const std::vector<std::int32_t> order = m.visit_order(lo, hi, seed * 0x100000001b3ULL + static_cast<std::uint64_t>(b));
+      std::vector<std::int32_t> none;
+      m.heavy_edge(order, lo, hi, false, none);
+    }
+    // The rest in order of the vertex ids: what is free now mostly lies at block borders.
+    std::vector<std::int32_t> rest;
+    for (std::int32_t v = 0; v < n; ++v)
+      if (m.free(v)) rest.push_back(v);
+    m.heavy_edge(rest, 0, n, true, islands);
+  } else {
+    m.heavy_edge(m.visit_order(0, n, seed), 0, n, true, islands);
+  }
+  if (m.count_free() > n / 10) m.two_hop(2);
+  if (m.count_free() > n / 10) m.two_hop(64);
+  // Isolated vertices pair among themselves (they have no neighbour to merge with).
+  for (std::size_t i = 0; i + 1 < islands.size(); i += 2)
+    if (m.fits(islands[i], islands[i + 1])) m.pair(islands[i], islands[i + 1]);
+
+  // Coarse vertices are numbered in the order of their lowest fine vertex: per block counts, a
+  // prefix sum, then each block numbers its own (all in parallel).
+  CoarseLevel out;
+  out.cmap.assign(static_cast<std::size_t>(n), 0);
+  auto partner = [&](std::int32_t u) {
+    const std::int32_t v = m.match[static_cast<std::size_t>(u)];
+    return v == kUnmatched ? u : v;
+  };
+  std::vector<std::int32_t> offset(static_cast<std::size_t>(blocks) + 1, 0);
+#pragma omp parallel for schedule(static)
+  for (std::int32_t b = 0; b < blocks; ++b) {
+    std::int32_t c = 0;
+    for (std::int32_t u = b * kBlock; u < std::min(n, (b + 1) * kBlock); ++u) c += partner(u) >= u ? 1 : 0;
+    offset[static_cast<std::size_t>(b) + 1] = c;
+  }
+  for (std::size_t b = 0; b < static_cast<std::size_t>(blocks); ++b) offset[b + 1] += offset[b];
+  const std::int32_t cn = offset[static_cast<std::size_t>(blocks)];
+  std::vector<std::int32_t> first(static_cast<std::size_t>(cn)), second(static_cast<std::size_t>(cn));
+#pragma omp parallel for schedule(static)
+  for (std::int32_t b = 0; b < blocks; ++b) {
+    std::int32_t cv = offset[static_cast<std::size_t>(b)];
+    for (std::int32_t u = b * kBlock; u < std::min(n, (b + 1) * kBlock); ++u) {
+      const std::int32_t v = partner(u);
+      if (v < u) continue;
+      first[static_cast<std::size_t>(cv)] = u;
+      second[static_cast<std::size_t>(cv)] = v;
+      ++cv;
+    }
+  }
+  // cmap of a pair's second vertex may lie in another block: written once per coarse vertex.
+#pragma omp parallel for schedule(static)
+  for (std::int32_t i = 0; i < cn; ++i) {
+    out.cmap[static_cast<std::size_t>(first[static_cast<std::size_t>(i)])] = i;
+    out.cmap[static_cast<std::size_t>(second[static_cast<std::size_t>(i)])] = i;
+  }
+
+  const auto ncon = static_cast<std::size_t>(g.ncon);
+  CsrGraph& c = out.graph;
+  c.ncon = g.ncon;
+  c.vwgt.assign(static_cast<std::size_t>(cn) * ncon, 0);
+  // Upper bounds of the coarse degrees (the fine degrees), to fill every row in place.
+  std::vector<std::int64_t> ub(static_cast<std::size_t>(cn) + 1, 0);
+  for (std::int32_t i = 0; i < cn; ++i) {
+    const std::int32_t a = first[static_cast<std::size_t>(i)], b = second[static_cast<std::size_t>(i)];
+    ub[static_cast<std::size_t>(i) + 1] = ub[static_cast<std::size_t>(i)] + (g.end(a) - g.begin(a)) + (a != b ? g.end(b) - g.begin(b) : 0);
+  }
+  // Rows are built at their upper-bound offsets (in parallel), then compacted.
+  c.adjncy.resize(static_cast<std::size_t>(ub[static_cast<std::size_t>(cn)]));
+  c.adjwgt.resize(c.adjncy.size());
+  std::vector<std::int64_t> deg(static_cast<std::size_t>(cn));
+  std::int32_t* adj = c.adjncy.data();
+  std::int64_t* wgt = c.adjwgt.data();
+#pragma omp parallel
+  {
+    // marker[cu]: where coarse neighbour cu sits in the row being built; a position inside the
+    // current row's range can only have been written for this row (the ranges are disjoint).
+    std::vector<std::int64_t> marker(static_cast<std::size_t>(cn), -1);
+#pragma omp for schedule(dynamic, 4096)
+    for (std::int32_t i = 0; i < cn; ++i) {
+      const std::int64_t start = ub[static_cast<std::size_t>(i)];
+      std::int64_t pos = start;
+      const std::int32_t members[2] = {first[static_cast<std::size_t>(i)], second[static_cast<std::size_t>(i)]};
+      const int count = members[0] == members[1] ? 1 : 2;
+      for (int s = 0; s < count; ++s) {
+        const std::int32_t f = members[s];
+        for (std::int64_t e = g.begin(f); e < g.end(f); ++e) {
+          const std::int32_t cu = out.cmap[static_cast<std::size_t>(g.nbr(e))];
+          if (cu == i) continue;
+          const std::int64_t at = marker[static_cast<std::size_t>(cu)];
+          if (at >= start && at < pos) {
+            wgt[at] += g.ewgt(e);
+          } else {
+            marker[static_cast<std::size_t>(cu)] = pos;
+            adj[pos] = cu;
+            wgt[pos] = g.ewgt(e);
+            ++pos;
+          }
+        }
+        const std::int64_t* w = g.weights(f);
+        for (std::size_t k = 0; k < ncon; ++k) c.vwgt[static_cast<std::size_t>(i) * ncon + k] += w[k];
+      }
+      deg[static_cast<std::size_t>(i)] = pos - start;
+    }
+  }
+  // Compaction moves every row down (never past an unmoved row's start): sequential.
+  c.xadj.assign(static_cast<std::size_t>(cn) + 1, 0);
+  for (std::int32_t i = 0; i < cn; ++i) {
+    const std::int64_t src = ub[static_cast<std::size_t>(i)], dst = c.xadj[static_cast<std::size_t>(i)];
+    const std::int64_t len = deg[static_cast<std::size_t>(i)];
+    if (src != dst) {
+      std::copy(adj + src, adj + src + len, adj + dst);
+      std::copy(wgt + src, wgt + src + len, wgt + dst);
+    }
+    c.xadj[static_cast<std::size_t>(i) + 1] = dst + len;
+  }
+  c.adjncy.resize(static_cast<std::size_t>(c.xadj[static_cast<std::size_t>(cn)]));
+  c.adjwgt.resize(c.adjncy.size());
+  return out;
+}
+
+}  // namespace hpart::graphk

@@ -1,0 +1,117 @@
+// Initial partition of the coarsest graph (see ml_initial.hpp).
+#include "graph/ml_initial.hpp"
+
+#include <metis.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <cstdlib>
+
+#include "hpart/error.hpp"
+
+namespace hpart::graphk {
+namespace {
+
+// METIS here is built with 32-bit idx_t, and sums weights in idx_t: totals are scaled below
+// 2^29 so that no sum of METIS's overflows. Only the initial partition sees the scaled weights;
+// the refinement above works with the exact ones.
+constexpr double kMetisWeightLimit = static_cast<double>(std::int64_t{1} << 29);
+
+std::vector<idx_t> scaled(std::span<const std::int64_t> w, std::size_t stride, std::size_t c, double total,
+                          idx_t floor_value) {
+  const double s = total > kMetisWeightLimit ? kMetisWeightLimit / total : 1.0;
+  std::vector<idx_t> out(w.size() / stride);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const double x = static_cast<double>(w[i * stride + c]) * s;
+    out[i] = std::max(floor_value, static_cast<idx_t>(std::llround(x)));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<part_t> pack_vertices(const GraphView& g, const Balance& b) {
+  std::vector<std::int32_t> order(static_cast<std::size_t>(g.n));
+  std::iota(order.begin(), order.end(), 0);
+  auto heft = [&](std::int32_t v) {  // the vertex's largest fraction of a constraint's total
+    double h = 0.0;
+    for (int c = 0; c < g.ncon; ++c)
+      h = std::max(h, static_cast<double>(g.weight(v, c)) / static_cast<double>(std::max<std::int64_t>(b.total[static_cast<std::size_t>(c)], 1)));
+    return h;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](std::int32_t x, std::int32_t y) { return heft(x) > heft(y); });
+  std::vector<std::int64_t> pw(static_cast<std::size_t>(b.k) * static_cast<std::size_t>(g.ncon), 0);
+  std::vector<std::int32_t> count(static_cast<std::size_t>(b.k), 0);
+  std::vector<part_t> part(static_cast<std::size_t>(g.n), 0);
+  for (std::int32_t v : order) {
+    part_t best = 0;
+    double best_load = std::numeric_limits<double>::infinity();
+    std::int32_t best_count = 0;
+    for (part_t p = 0; p < b.k; ++p) {
+      double load = 0.0;
+      for (int c = 0; c < g.ncon; ++c) {
+        const std::size_t i = b.at(p, c);
+        load = std::max(load, static_cast<double>(pw[i] + g.weight(v, c)) / std::max(b.target[i], 1e-300));
+      }
+      // Empty parts first (so that n <= k gives every vertex its own part), then the least load.
+      const std::int32_t cnt = count[static_cast<std::size_t>(p)];
+      const bool better = (cnt == 0) != (best_count == 0) ? cnt == 0 : load < best_load;
+      if (p == 0 || better) {
+        best = p;
+        best_load = load;
+        best_count = cnt;
+      }
+    }
+    part[static_cast<std::size_t>(v)] = best;
+    ++count[static_cast<std::size_t>(best)];
+    for (int c = 0; c < g.ncon; ++c) pw[b.at(best, c)] += g.weight(v, c);
+  }
+  return part;
+}
+
+std::vector<part_t> initial_partition(const GraphView& g, const Balance& b, const InitialOptions& o) {
+  if (b.k == 1) return std::vector<part_t>(static_cast<std::size_t>(g.n), 0);
+  if (g.n <= b.k || g.xadj[static_cast<std::size_t>(g.n)] == 0) return pack_vertices(g, b);
+
+  const auto nc = static_cast<std::size_t>(g.ncon);
+  idx_t nvtxs = g.n, ncon = g.ncon, nparts = b.k, objval = 0;
+  std::vector<idx_t> xadj(g.xadj.size());
+  for (std::size_t i = 0; i < xadj.size(); ++i) xadj[i] = static_cast<idx_t>(g.xadj[i]);
+  std::vector<idx_t> adjncy(g.adjncy.begin(), g.adjncy.end());
+  double etotal = 0.0;
+  for (std::int64_t w : g.adjwgt) etotal += static_cast<double>(w);
+  std::vector<idx_t> adjwgt = scaled(g.adjwgt, 1, 0, etotal, 1);
+  std::vector<idx_t> vwgt(static_cast<std::size_t>(g.n) * nc);
+  for (std::size_t c = 0; c < nc; ++c) {
+    const std::vector<idx_t> wc = scaled(g.vwgt, nc, c, static_cast<double>(b.total[c]), 0);
+    for (std::size_t v = 0; v < wc.size(); ++v) vwgt[v * nc + c] = wc[v];
+  }
+  // METIS wants every constraint's tpwgts to sum to 1 in real_t: the last part takes the rest.
+  std::vector<real_t> tpwgts(static_cast<std::size_t>(b.k) * nc);
+  for (std::size_t c = 0; c < nc; ++c) {
+    double acc = 0.0;
+    for (std::size_t p = 0; p + 1 < static_cast<std::size_t>(b.k); ++p) {
+      tpwgts[p * nc + c] = static_cast<real_t>(b.share[p]);
+      acc += static_cast<double>(tpwgts[p * nc + c]);
+    }
+    tpwgts[(static_cast<std::size_t>(b.k) - 1) * nc + c] = static_cast<real_t>(std::max(1.0 - acc, 1e-9));
+  }
+  std::vector<real_t> ubvec(nc, static_cast<real_t>(1.0 + o.imbalance));
+  idx_t options[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(options);
+  options[METIS_OPTION_SEED] = o.seed;
+  options[METIS_OPTION_NCUTS] = std::max(1, o.tries);
+  std::vector<idx_t> where(static_cast<std::size_t>(g.n), 0);
+  static const bool rec = std::getenv("ML_REC") != nullptr;
+  const int rc = (rec && ncon > 1 ? METIS_PartGraphRecursive : METIS_PartGraphKway)(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.data(), nullptr, adjwgt.data(),
+                                     &nparts, tpwgts.data(), ubvec.data(), options, &objval, where.data());
+  if (rc != METIS_OK)
+    throw Error(ErrorCode::internal, "multilevel_partition: METIS_PartGraphKway failed on the coarsest graph (" +
+                                         std::to_string(g.n) + " vertices, code " + std::to_string(rc) + ")");
+  return std::vector<part_t>(where.begin(), where.end());
+}
+
+}  // namespace hpart::graphk

@@ -1,0 +1,27 @@
+#pragma once
+// Initial partition of the coarsest graph: METIS_PartGraphKway with the parts' shares as tpwgts
+// and a tighter tolerance than the caller's, so that the refinement above has room to move
+// vertices; graphs METIS cannot take (no edges, no more vertices than parts) are packed directly.
+#include <cstdint>
+#include <vector>
+
+#include "graph/ml_balance.hpp"
+#include "graph/ml_graph_view.hpp"
+#include "hpart/types.hpp"
+
+namespace hpart::graphk {
+
+struct InitialOptions {
+  double imbalance = 0.015;  // METIS's ubvec - 1 on the coarsest graph
+  int tries = 4;             // METIS_OPTION_NCUTS: partitions computed, the smallest cut kept
+  int seed = 1;
+};
+
+std::vector<part_t> initial_partition(const GraphView& g, const Balance& b, const InitialOptions& o);
+
+// Each vertex to the part of least relative load after adding it, heaviest vertices first
+// (ties: the lower part), so that with n <= k every vertex has a part of its own, the largest
+// shares first. Used where there is no edge to guide a cut.
+std::vector<part_t> pack_vertices(const GraphView& g, const Balance& b);
+
+}  // namespace hpart::graphk

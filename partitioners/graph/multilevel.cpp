@@ -1,0 +1,261 @@
+// hpart's multilevel k-way graph partitioner (see multilevel.hpp). The scheme is METIS's, with a
+// stronger refinement:
+//  1. coarsen by heavy-edge matching until about max(60 k, 2000) vertices remain (or a step
+//     shrinks the graph by less than 15%);
+//  2. partition the coarsest graph with METIS_PartGraphKway (the best of a few tries, at half
+//     the caller's tolerance so that the refinement above has room to move vertices);
+//  3. on the way back up, project and refine every level: rebalance where a bound is broken,
+//     fill empty parts, then k-way FM passes over the boundary (negative-gain moves allowed and
+//     rolled back to the best prefix, which is what lets it climb out of METIS's greedy optima).
+// Coarsening, METIS and FM are sequential and seeded by opts.seed, the contraction and the
+// projection parallel but order-independent, so the partition is the same for any thread count.
+#include "graph/multilevel.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <chrono>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "graph/ml_balance.hpp"
+#include "graph/ml_coarsen.hpp"
+#include "graph/ml_graph_view.hpp"
+#include "graph/ml_initial.hpp"
+#include "graph/ml_refine.hpp"
+#include "hpart/error.hpp"
+
+namespace hpart::graphk {
+namespace {
+
+// Coarsest graph size: large enough that METIS (itself multilevel) sees the global structure,
+// and that coarse vertices stay small against a part (1.5 / 60 of one at most).
+static double knob(const char* name, double dflt) {  // TUNING ONLY (remove)
+  const char* s = std::getenv(name);
+  return s ? std::atof(s) : dflt;
+}
+static const std::int32_t kCoarsenPerPart = static_cast<std::int32_t>(knob("ML_CPP", 60));
+static const std::int32_t kCoarsenMin = static_cast<std::int32_t>(knob("ML_CMIN", 2000));
+// A step that keeps more than this fraction of the vertices ends the coarsening.
+constexpr double kMinShrink = 0.85;
+// METIS's tolerance on the coarsest graph, as a fraction of the caller's.
+static const double kInitialTolerance = knob("ML_ITOL", 0.5);
+static const int kInitialTries = static_cast<int>(knob("ML_TRIES", 4));
+
+[[noreturn]] void fail(ErrorCode code, const char* caller, const std::string& what) {
+  throw Error(code, std::string(caller) + ": " + what);
+}
+
+void check_options(const MultilevelOptions& o, const char* caller) {
+  if (o.parts < 1) fail(ErrorCode::invalid_argument, caller, "parts must be >= 1, got " + std::to_string(o.parts));
+  if (!std::isfinite(o.imbalance) || o.imbalance < 0.0)
+    fail(ErrorCode::invalid_argument, caller, "imbalance must be finite and >= 0, got " + std::to_string(o.imbalance));
+  if (!o.targets.empty() && o.targets.size() != static_cast<std::size_t>(o.parts))
+    fail(ErrorCode::invalid_argument, caller,
+         "targets must be empty or hold one value per part (" + std::to_string(o.parts) + "), got " +
+             std::to_string(o.targets.size()));
+  for (std::size_t p = 0; p < o.targets.size(); ++p)
+    if (!std::isfinite(o.targets[p]) || o.targets[p] <= 0.0)
+      fail(ErrorCode::invalid_argument, caller,
+           "target " + std::to_string(p) + " must be finite and > 0, got " + std::to_string(o.targets[p]));
+}
+
+// The graph as the kernels see it. Empty vwgt / adjwgt mean unit weights, and vertex weights
+// that are all zero are replaced by unit ones (as the point partitioners balance counts then):
+// otherwise every partition would be "balanced" and nothing would keep parts apart.
+struct Input {
+  GraphView view;
+  std::vector<std::int64_t> vwgt;    // substitute vertex weights, when used
+  std::vector<std::int64_t> adjwgt;  // substitute edge weights, when used
+};
+
+void prepare(const CsrGraph& g, Input& in, const char* caller) {
+  if (g.ncon < 1) fail(ErrorCode::invalid_argument, caller, "ncon must be >= 1, got " + std::to_string(g.ncon));
+  if (g.xadj.empty() || g.xadj.front() != 0) fail(ErrorCode::invalid_input, caller, "xadj must start with 0");
+  if (g.xadj.size() - 1 > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+    fail(ErrorCode::invalid_input, caller, "more than 2^31 - 1 vertices");
+  const auto n = static_cast<std::int32_t>(g.xadj.size() - 1);
+  const auto nc = static_cast<std::size_t>(g.ncon);
+  for (std::int32_t v = 0; v < n; ++v)
+    if (g.xadj[static_cast<std::size_t>(v) + 1] < g.xadj[static_cast<std::size_t>(v)])
+      fail(ErrorCode::invalid_input, caller, "xadj decreases at vertex " + std::to_string(v));
+  if (static_cast<std::size_t>(g.xadj.back()) != g.adjncy.size())
+    fail(ErrorCode::size_mismatch, caller,
+         "xadj[n] is " + std::to_string(g.xadj.back()) + " but adjncy holds " + std::to_string(g.adjncy.size()));
+  if (!g.adjwgt.empty() && g.adjwgt.size() != g.adjncy.size())
+    fail(ErrorCode::size_mismatch, caller, "adjwgt must hold one weight per adjncy entry (or none)");
+  if (!g.vwgt.empty() && g.vwgt.size() != static_cast<std::size_t>(n) * nc)
+    fail(ErrorCode::size_mismatch, caller, "vwgt must hold n * ncon weights (or none)");
+  for (std::int32_t v = 0; v < n; ++v)
+    for (std::int64_t e = g.xadj[static_cast<std::size_t>(v)]; e < g.xadj[static_cast<std::size_t>(v) + 1]; ++e) {
+      const std::int32_t u = g.adjncy[static_cast<std::size_t>(e)];
+      if (u < 0 || u >= n || u == v)
+        fail(ErrorCode::invalid_input, caller,
+             "vertex " + std::to_string(v) + " has neighbour " + std::to_string(u) +
+                 (u == v ? " (a self-loop)" : " (out of range)"));
+      if (!g.adjwgt.empty() && g.adjwgt[static_cast<std::size_t>(e)] <= 0)
+        fail(ErrorCode::invalid_input, caller, "edge weights must be > 0 (vertex " + std::to_string(v) + ")");
+    }
+  // Totals must fit comfortably in 64 bits: part weights and gains are summed in int64.
+  constexpr auto kLimit = std::int64_t{1} << 62;
+  bool any = false;
+  std::vector<std::int64_t> total(nc, 0);
+  for (std::size_t i = 0; i < g.vwgt.size(); ++i) {
+    const std::int64_t w = g.vwgt[i];
+    if (w < 0) fail(ErrorCode::invalid_input, caller, "vertex " + std::to_string(i / nc) + " has a negative weight");
+    if (w > kLimit - total[i % nc]) fail(ErrorCode::invalid_input, caller, "the vertex weights' sum overflows");
+    total[i % nc] += w;
+    any = any || w > 0;
+  }
+  std::int64_t etotal = 0;
+  for (std::int64_t w : g.adjwgt) {
+    if (w > kLimit - etotal) fail(ErrorCode::invalid_input, caller, "the edge weights' sum overflows");
+    etotal += w;
+  }
+  in.view = view_of(g);
+  if (!any) {
+    in.vwgt.assign(static_cast<std::size_t>(n) * nc, 1);
+    in.view.vwgt = in.vwgt;
+  }
+  if (g.adjwgt.empty()) {
+    in.adjwgt.assign(g.adjncy.size(), 1);
+    in.view.adjwgt = in.adjwgt;
+  }
+}
+
+std::vector<double> shares_of(const MultilevelOptions& o) {
+  if (!o.targets.empty()) return o.targets;
+  return std::vector<double>(static_cast<std::size_t>(o.parts), 1.0);
+}
+
+bool refine_level(const GraphView& g, const Balance& b, std::vector<part_t>& part) {
+  Refiner r(g, b, part);
+  RefineParams rp;
+  rp.fm_rounds = static_cast<int>(knob("ML_ROUNDS", 4));
+  rp.fm_stall = static_cast<std::int64_t>(knob("ML_STALL", 0));
+  static const bool debug = knob("ML_DEBUG", 0) > 0;
+  std::int64_t before = 0;
+  if (debug) for (std::int32_t v = 0; v < g.n; ++v) for (std::int64_t e = g.begin(v); e < g.end(v); ++e) if (part[static_cast<std::size_t>(g.nbr(e))] != part[static_cast<std::size_t>(v)]) before += g.ewgt(e);
+  r.refine(rp);
+  if (debug) {
+    std::int64_t after = 0;
+    for (std::int32_t v = 0; v < g.n; ++v) for (std::int64_t e = g.begin(v); e < g.end(v); ++e) if (part[static_cast<std::size_t>(g.nbr(e))] != part[static_cast<std::size_t>(v)]) after += g.ewgt(e);
+    std::fprintf(stderr, "  level n=%d cut %lld -> %lld imb %.4f\n", g.n, static_cast<long long>(before / 2), static_cast<long long>(after / 2), max_imbalance(b, r.part_weights()));
+  }
+  return r.repaired();
+}
+
+}  // namespace
+
+std::vector<part_t> multilevel_partition(const CsrGraph& graph, const MultilevelOptions& opts) {
+  constexpr const char* caller = "multilevel_partition";
+  check_options(opts, caller);
+  Input in;
+  prepare(graph, in, caller);
+  const GraphView& fine = in.view;
+  const int k = opts.parts;
+  if (fine.n == 0) return {};
+  if (k == 1) return std::vector<part_t>(static_cast<std::size_t>(fine.n), 0);
+  const std::vector<double> shares = shares_of(opts);
+  const Balance bal = make_balance(fine, k, opts.imbalance, shares);
+  // K >= n: every vertex gets a part of its own (the largest shares first), the rest stay empty.
+  if (fine.n <= k) return pack_vertices(fine, bal);
+
+  // 1. Coarsening. Coarse vertices may weigh up to 1.5x an average coarsest vertex.
+  static const double cfrac = knob("ML_CFRAC", 0);
+  std::int32_t coarsen_to = std::max(kCoarsenPerPart * k, kCoarsenMin);
+  if (cfrac > 0) coarsen_to = std::max(coarsen_to, static_cast<std::int32_t>(fine.n / (cfrac * std::log2(static_cast<double>(k)))));
+  static const bool debug = knob("ML_DEBUG", 0) > 0;
+  auto t0 = std::chrono::steady_clock::now();
+  auto lap = [&](const char* what) { if (debug) { auto t1 = std::chrono::steady_clock::now(); std::fprintf(stderr, "  %s %.3f s\n", what, std::chrono::duration<double>(t1 - t0).count()); t0 = t1; } };
+  std::vector<std::int64_t> max_vwgt(static_cast<std::size_t>(fine.ncon));
+  for (std::size_t c = 0; c < max_vwgt.size(); ++c)
+    max_vwgt[c] = std::max<std::int64_t>(1, static_cast<std::int64_t>(1.5 * static_cast<double>(bal.total[c]) / coarsen_to));
+  std::vector<std::unique_ptr<CoarseLevel>> levels;
+  GraphView cur = fine;
+  while (cur.n > coarsen_to) {
+    auto level = std::make_unique<CoarseLevel>(
+        coarsen_once(cur, max_vwgt, static_cast<std::uint64_t>(opts.seed) * 1000003ULL + levels.size()));
+    const std::int32_t cn = level->graph.vertices();
+    if (cn == cur.n) break;  // nothing matched: the level would only cost time
+    const bool slow = static_cast<double>(cn) > kMinShrink * static_cast<double>(cur.n);
+    levels.push_back(std::move(level));
+    cur = view_of(levels.back()->graph);
+    if (slow) break;
+  }
+
+  lap("coarsen");
+  // 2. Initial partition of the coarsest graph.
+  InitialOptions io;
+  io.imbalance = opts.imbalance * kInitialTolerance;
+  io.tries = kInitialTries;
+  io.seed = opts.seed;
+  std::vector<part_t> part = initial_partition(cur, bal, io);
+  lap("initial");
+  static const int anneal = static_cast<int>(knob("ML_ANNEAL", 0));
+  if (anneal > 0 && cur.ncon > 1) {
+    // Tighten the tolerance in steps from the initial partition's own imbalance.
+    const double start = max_imbalance(bal, part_weights(cur, part, k));
+    for (int s = 1; s <= anneal; ++s) {
+      const double eps = start + (opts.imbalance - start) * s / anneal;
+      if (eps <= opts.imbalance) break;
+      const Balance relaxed = make_balance(cur, k, eps, shares);
+      refine_level(cur, relaxed, part);
+    }
+  }
+  refine_level(cur, bal, part);
+  lap("refine");
+
+  // 3. Uncoarsening: project to the finer level, refine there.
+  for (std::size_t i = levels.size(); i-- > 0;) {
+    const GraphView finer = i == 0 ? fine : view_of(levels[i - 1]->graph);
+    const std::vector<std::int32_t>& cmap = levels[i]->cmap;
+    std::vector<part_t> projected(static_cast<std::size_t>(finer.n));
+#pragma omp parallel for schedule(static)
+    for (std::int32_t v = 0; v < finer.n; ++v)
+      projected[static_cast<std::size_t>(v)] = part[static_cast<std::size_t>(cmap[static_cast<std::size_t>(v)])];
+    levels[i].reset();  // the coarse graph is no longer needed
+    part.swap(projected);
+    lap("project");
+    refine_level(finer, bal, part);
+    lap("refine");
+  }
+  return part;
+}
+
+void refine_partition(const CsrGraph& graph, std::vector<part_t>& parts, const MultilevelOptions& opts) {
+  constexpr const char* caller = "refine_partition";
+  check_options(opts, caller);
+  Input in;
+  prepare(graph, in, caller);
+  if (parts.size() != static_cast<std::size_t>(in.view.n))
+    fail(ErrorCode::size_mismatch, caller,
+         "parts holds " + std::to_string(parts.size()) + " values for " + std::to_string(in.view.n) + " vertices");
+  for (std::size_t v = 0; v < parts.size(); ++v)
+    if (parts[v] < 0 || parts[v] >= opts.parts)
+      fail(ErrorCode::invalid_input, caller,
+           "vertex " + std::to_string(v) + " is in part " + std::to_string(parts[v]) + ", outside [0, " +
+               std::to_string(opts.parts) + ")");
+  if (in.view.n == 0 || opts.parts == 1) return;
+  const std::vector<double> shares = shares_of(opts);
+  const Balance bal = make_balance(in.view, opts.parts, opts.imbalance, shares);
+  refine_level(in.view, bal, parts);
+}
+
+std::int64_t edge_cut(const CsrGraph& g, const std::vector<part_t>& parts) {
+  const std::int32_t n = g.vertices();
+  if (parts.size() != static_cast<std::size_t>(n))
+    fail(ErrorCode::size_mismatch, "edge_cut",
+         "parts holds " + std::to_string(parts.size()) + " values for " + std::to_string(n) + " vertices");
+  std::int64_t cut = 0;
+#pragma omp parallel for schedule(static) reduction(+ : cut)
+  for (std::int32_t v = 0; v < n; ++v)
+    for (std::int64_t e = g.xadj[static_cast<std::size_t>(v)]; e < g.xadj[static_cast<std::size_t>(v) + 1]; ++e)
+      if (parts[static_cast<std::size_t>(g.adjncy[static_cast<std::size_t>(e)])] != parts[static_cast<std::size_t>(v)])
+        cut += g.adjwgt.empty() ? 1 : g.adjwgt[static_cast<std::size_t>(e)];
+  return cut / 2;
+}
+
+}  // namespace hpart::graphk

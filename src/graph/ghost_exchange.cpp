@@ -1,0 +1,59 @@
+#include "graph/ghost_exchange.hpp"
+
+#include <string>
+
+namespace hpart::graph {
+namespace {
+
+std::vector<int> exclusive_sum(const std::vector<int>& counts) {
+  std::vector<int> d(counts.size(), 0);
+  for (std::size_t r = 1; r < counts.size(); ++r) d[r] = d[r - 1] + counts[r - 1];
+  return d;
+}
+
+}  // namespace
+
+MPI_Datatype GhostExchange::bytes_type(std::size_t bytes) {
+  MPI_Datatype t;
+  MPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &t);
+  MPI_Type_commit(&t);
+  return t;
+}
+
+void GhostExchange::free_type(MPI_Datatype t) { MPI_Type_free(&t); }
+
+GhostExchange::GhostExchange(const Comm& comm, const Graph& g) : comm_(comm) {
+  const int R = comm.size(), me = comm.rank();
+  const gid_t lo = g.vtxdist[static_cast<std::size_t>(me)], hi = g.vtxdist[static_cast<std::size_t>(me) + 1];
+  const auto n = static_cast<std::int32_t>(hi - lo);
+  for (gid_t v : g.adjncy)
+    if (v < lo || v >= hi) ghost_ids_.push_back(v);
+  std::sort(ghost_ids_.begin(), ghost_ids_.end());
+  ghost_ids_.erase(std::unique(ghost_ids_.begin(), ghost_ids_.end()), ghost_ids_.end());
+  local_adjncy_.resize(g.adjncy.size());
+  for (std::size_t e = 0; e < g.adjncy.size(); ++e) {
+    const gid_t v = g.adjncy[e];
+    local_adjncy_[e] = (v >= lo && v < hi)
+                           ? static_cast<std::int32_t>(v - lo)
+                           : n + static_cast<std::int32_t>(std::lower_bound(ghost_ids_.begin(), ghost_ids_.end(), v) -
+                                                           ghost_ids_.begin());
+  }
+  // Ghosts per owner (sorted ids fall into the owners' blocks in rank order).
+  need_counts_.assign(static_cast<std::size_t>(R), 0);
+  int owner = 0;
+  for (gid_t v : ghost_ids_) {
+    while (v >= g.vtxdist[static_cast<std::size_t>(owner) + 1]) ++owner;
+    ++need_counts_[static_cast<std::size_t>(owner)];
+  }
+  need_displs_ = exclusive_sum(need_counts_);
+  serve_counts_.assign(static_cast<std::size_t>(R), 0);
+  MPI_Alltoall(need_counts_.data(), 1, MPI_INT, serve_counts_.data(), 1, MPI_INT, comm.get());
+  serve_displs_ = exclusive_sum(serve_counts_);
+  std::vector<gid_t> asked(static_cast<std::size_t>(serve_displs_.back() + serve_counts_.back()));
+  MPI_Alltoallv(ghost_ids_.data(), need_counts_.data(), need_displs_.data(), MPI_INT64_T, asked.data(),
+                serve_counts_.data(), serve_displs_.data(), MPI_INT64_T, comm.get());
+  serve_.resize(asked.size());
+  for (std::size_t i = 0; i < asked.size(); ++i) serve_[i] = static_cast<std::int32_t>(asked[i] - lo);
+}
+
+}  // namespace hpart::graph

@@ -1,0 +1,52 @@
+#pragma once
+// Values of the non-local neighbours ("ghosts") of a distributed graph's local vertices: the
+// plan is built once (which ghost ids each rank needs from each owner, one Alltoallv), then any
+// per-vertex value (parts, cluster ids, weights) is fetched with one Alltoallv per call.
+#include <mpi.h>
+
+#include <algorithm>
+#include <span>
+#include <vector>
+
+#include "hpart/comm.hpp"
+#include "hpart/graph.hpp"
+
+namespace hpart::graph {
+
+class GhostExchange {
+ public:
+  // Collective. g must be valid (validate_graph).
+  GhostExchange(const Comm& comm, const Graph& g);
+
+  // Local index (0..n-1) of a local vertex, or n + ghost index of a ghost: the numbering of
+  // every adjacency entry, so that kernels index one array of local-then-ghost values.
+  [[nodiscard]] const std::vector<std::int32_t>& local_adjncy() const { return local_adjncy_; }
+  [[nodiscard]] std::size_t ghosts() const { return ghost_ids_.size(); }
+  [[nodiscard]] const std::vector<gid_t>& ghost_ids() const { return ghost_ids_; }  // sorted
+
+  // Collective: out[k] = the owner's value of ghost k, from every rank's `local` values.
+  template <class T>
+  std::vector<T> fetch(std::span<const T> local) const {
+    std::vector<T> send(serve_.size());
+    for (std::size_t i = 0; i < serve_.size(); ++i) send[i] = local[static_cast<std::size_t>(serve_[i])];
+    std::vector<T> out(ghost_ids_.size());
+    const MPI_Datatype type = bytes_type(sizeof(T));
+    MPI_Alltoallv(send.data(), serve_counts_.data(), serve_displs_.data(), type, out.data(), need_counts_.data(),
+                  need_displs_.data(), type, comm_.get());
+    free_type(type);
+    return out;
+  }
+
+ private:
+  static MPI_Datatype bytes_type(std::size_t bytes);
+  static void free_type(MPI_Datatype t);
+
+  Comm comm_;
+  std::vector<std::int32_t> local_adjncy_;
+  std::vector<gid_t> ghost_ids_;           // sorted: owners' blocks in rank order
+  std::vector<int> need_counts_, need_displs_;  // ghosts per owner rank
+  std::vector<std::int32_t> serve_;        // local vertices other ranks need, grouped by rank
+  std::vector<int> serve_counts_, serve_displs_;
+};
+
+}  // namespace hpart::graph

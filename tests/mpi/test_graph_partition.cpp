@@ -1,0 +1,192 @@
+// Graph partitioning at any rank count: every vertex in exactly one part, balance within the
+// tolerance for every constraint, no empty parts, a cut close to METIS's, metrics that agree with
+// a serial count, hierarchies that keep traffic inside nodes, and bad options rejected on every
+// rank.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <string>
+
+#include "hpart/hpart.hpp"
+#include "test_world.hpp"
+#include "test_graphs.hpp"
+
+namespace {
+
+using hpart::GraphMethod;
+
+using hpart::testing::World;
+
+double worst(const hpart::Partition& p) { return *std::max_element(p.metrics.imbalance.begin(), p.metrics.imbalance.end()); }
+
+TEST(GraphPartition, EveryMethodBalancesAndCutsLikeMetis) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const hpart::GraphFile f = hpart::testing::grid_graph(60, 50, w.rank, w.size);
+  for (int K : {2, 7, 16}) {
+    hpart::GraphOptions opts;
+    opts.parts = K;
+    opts.method = GraphMethod::metis;
+    const auto metis = hpart::partition_graph(comm, f.view(), opts);
+    for (GraphMethod m : {GraphMethod::graph, GraphMethod::geometric_refine}) {
+      opts.method = m;
+      const auto p = hpart::partition_graph(comm, f.view(), opts);
+      ASSERT_EQ(p.partition.parts.size(), f.xadj.size() - 1);
+      EXPECT_EQ(p.partition.metrics.objects, 3000);
+      for (hpart::part_t q : p.partition.parts) {
+        ASSERT_GE(q, 0);
+        ASSERT_LT(q, K);
+      }
+      EXPECT_EQ(p.partition.metrics.empty_parts, 0);
+      EXPECT_LE(worst(p.partition), 0.03 + 1e-9) << hpart::to_string(m) << " K " << K;
+      // geometric+refine is a curve partition smoothed by label propagation only: looser.
+      const double bound = m == GraphMethod::graph ? 1.25 : 1.5;
+      EXPECT_LE(static_cast<double>(p.metrics.edge_cut), bound * static_cast<double>(metis.metrics.edge_cut) + 2)
+          << hpart::to_string(m) << " K " << K;
+    }
+  }
+}
+
+TEST(GraphPartition, MetricsAgreeWithASerialCount) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const hpart::GraphFile f = hpart::testing::grid_graph(20, 15, w.rank, w.size);
+  // Parts by column band: vertex x in [0, 20) -> x / 5 (4 parts): cut = 3 boundaries x 15 rows.
+  std::vector<hpart::part_t> parts;
+  for (hpart::gid_t v = f.vtxdist[static_cast<std::size_t>(w.rank)]; v < f.vtxdist[static_cast<std::size_t>(w.rank) + 1]; ++v)
+    parts.push_back(static_cast<hpart::part_t>((v % 20) / 5));
+  const hpart::GraphMetrics m = hpart::graph_metrics(comm, f.view(), parts, 4);
+  EXPECT_EQ(m.edge_cut, 45);
+  EXPECT_EQ(m.boundary_vertices, 6 * 15);  // two columns per inner boundary
+  EXPECT_EQ(m.comm_volume, 6 * 15);        // each boundary vertex sees one other part
+}
+
+TEST(GraphPartition, MultiConstraintBalancesEveryWeight) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const hpart::GraphFile f = hpart::testing::grid_graph(50, 40, w.rank, w.size, 2);
+  for (GraphMethod m : {GraphMethod::graph, GraphMethod::metis}) {
+    hpart::GraphOptions opts;
+    opts.parts = 6;
+    opts.method = m;
+    opts.imbalance = 0.05;
+    const auto p = hpart::partition_graph(comm, f.view(), opts);
+    ASSERT_EQ(p.partition.metrics.imbalance.size(), 2u);
+    EXPECT_LE(worst(p.partition), 0.05 + 1e-9) << hpart::to_string(m);
+  }
+}
+
+TEST(GraphPartition, MorePartsThanVerticesLeavesEmptyParts) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const hpart::GraphFile f = hpart::testing::grid_graph(3, 1, w.rank, w.size);  // 3 vertices, ranks without any
+  hpart::GraphOptions opts;
+  opts.parts = 5;
+  const auto p = hpart::partition_graph(comm, f.view(), opts);
+  EXPECT_EQ(p.partition.metrics.objects, 3);
+  EXPECT_EQ(p.partition.metrics.empty_parts, 2);
+}
+
+TEST(GraphPartition, WorksOnSubCommunicators) {
+  const World w;
+  MPI_Comm half;
+  const int colour = w.rank % 2;
+  MPI_Comm_split(w.comm, colour, w.rank, &half);
+  int hr = 0, hs = 1;
+  MPI_Comm_rank(half, &hr);
+  MPI_Comm_size(half, &hs);
+  const hpart::GraphFile f = hpart::testing::grid_graph(30 + 10 * colour, 20, hr, hs);
+  hpart::GraphOptions opts;
+  opts.parts = 4 + colour;
+  const auto p = hpart::partition_graph(hpart::Comm(half), f.view(), opts);
+  EXPECT_EQ(p.partition.metrics.objects, (30 + 10 * colour) * 20);
+  EXPECT_LE(worst(p.partition), 0.03 + 1e-9);
+  MPI_Comm_free(&half);
+}
+
+// Hierarchical: parts grouped by node and less traffic between nodes than METIS parts mapped to
+// nodes in id order.
+TEST(GraphHierarchy, KeepsTrafficInsideNodes) {
+  const World w;
+  if (w.size % 2 != 0 || w.size < 2) GTEST_SKIP() << "needs an even rank count";
+  const hpart::Comm comm(w.comm);
+  const hpart::Topology t = hpart::detect_topology(comm, std::to_string(w.size / 2) + "x2");
+  if (t.nodes < 2) GTEST_SKIP() << "one node";
+  const hpart::GraphFile f = hpart::testing::grid_graph(80, 60, w.rank, w.size);
+  hpart::HierGraphOptions h;
+  h.parts = 4 * w.size;
+  const hpart::HierPartition hp = hpart::partition_graph_hierarchical(comm, f.view(), t, h);
+  EXPECT_LE(worst(hp.partition), 0.03 + 1e-9);
+  EXPECT_EQ(hp.partition.metrics.empty_parts, 0);
+  hpart::GraphOptions flat;
+  flat.parts = h.parts;
+  flat.method = GraphMethod::metis;
+  const auto fp = hpart::partition_graph(comm, f.view(), flat);
+  std::vector<int> flat_node;
+  for (int q = 0; q < flat.parts; ++q) flat_node.push_back(q * t.nodes / flat.parts);
+  // Inter-node volume: per vertex, the other nodes among its neighbours' parts (a serial count on
+  // the whole graph, rebuilt on every rank: it is small).
+  const auto internode = [&](const std::vector<hpart::part_t>& local, const std::vector<int>& node_of_part) {
+    std::vector<int> all(static_cast<std::size_t>(f.global_vertices));
+    std::vector<int> counts(static_cast<std::size_t>(w.size)), displs(static_cast<std::size_t>(w.size));
+    for (int r = 0; r < w.size; ++r) {
+      displs[static_cast<std::size_t>(r)] = static_cast<int>(f.vtxdist[static_cast<std::size_t>(r)]);
+      counts[static_cast<std::size_t>(r)] = static_cast<int>(f.vtxdist[static_cast<std::size_t>(r) + 1] - f.vtxdist[static_cast<std::size_t>(r)]);
+    }
+    std::vector<int> mine(local.begin(), local.end());
+    MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT, w.comm);
+    long long volume = 0;
+    const hpart::GraphFile whole = hpart::testing::grid_graph(80, 60, 0, 1);
+    for (std::size_t v = 0; v + 1 < whole.xadj.size(); ++v) {
+      std::vector<int> seen;
+      const int mine_node = node_of_part[static_cast<std::size_t>(all[v])];
+      for (auto e = whole.xadj[v]; e < whole.xadj[v + 1]; ++e) {
+        const int nd = node_of_part[static_cast<std::size_t>(all[static_cast<std::size_t>(whole.adjncy[static_cast<std::size_t>(e)])])];
+        if (nd != mine_node && std::find(seen.begin(), seen.end(), nd) == seen.end()) seen.push_back(nd);
+      }
+      volume += static_cast<long long>(seen.size());
+    }
+    return volume;
+  };
+  EXPECT_LE(internode(hp.partition.parts, hp.node_of_part), internode(fp.partition.parts, flat_node));
+}
+
+TEST(GraphBadInput, OptionsAndStructure) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const hpart::GraphFile f = hpart::testing::grid_graph(10, 8, w.rank, w.size);
+  const auto expect_error = [&](const hpart::Graph& g, const hpart::GraphOptions& o, const std::string& what) {
+    bool thrown = false;
+    try {
+      (void)hpart::partition_graph(comm, g, o);
+    } catch (const hpart::Error& e) {
+      thrown = true;
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(thrown) << what;
+  };
+  hpart::GraphOptions o;
+  o.parts = 0;
+  expect_error(f.view(), o, "parts");
+  o.parts = 3;
+  o.imbalance = -1;
+  expect_error(f.view(), o, "imbalance");
+  o.imbalance = 0.03;
+  hpart::Graph no_coords = f.view();
+  no_coords.coords = {};
+  no_coords.dim = 0;
+  o.method = GraphMethod::geometric_refine;
+  expect_error(no_coords, o, "coordinates");
+  o.method = GraphMethod::graph;
+  // An asymmetric edge on the last rank (its first vertex drops one neighbour).
+  hpart::GraphFile bad = f;
+  if (w.rank == w.size - 1 && bad.xadj.size() > 1) {
+    bad.adjncy.erase(bad.adjncy.begin());
+    for (std::size_t v = 1; v < bad.xadj.size(); ++v) --bad.xadj[v];
+  }
+  expect_error(bad.view(), o, "asymmetric");
+  EXPECT_THROW((void)hpart::graph_method_from_string("parmetis"), hpart::Error);
+}
+
+}  // namespace
