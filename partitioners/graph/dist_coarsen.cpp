@@ -1,15 +1,16 @@
-// Rank-local coarsening: label propagation over the local neighbours only, so clusters never
-// span ranks and contraction needs one ghost exchange (the coarse ids of the ghosts) and no
+// Rank-local coarsening: the kernel's heavy-edge matching on each rank's block with its local
+// edges, so clusters never span ranks and contraction needs one ghost exchange (the coarse ids of the ghosts) and no
 // global cluster bookkeeping. On graphs whose blocks are geometrically coherent (file order of
 // meshes, generated grids) most edges are local and this loses little.
 #include <mpi.h>
 
 #include <algorithm>
 #include <numeric>
-#include <tuple>
 
+#include "core/log.hpp"
 #include "graph/dist_level.hpp"
 #include "graph/ghost_exchange.hpp"
+#include "graph/ml_coarsen.hpp"
 
 namespace hpart::graph {
 
@@ -27,47 +28,32 @@ DistLevel copy_level(const Graph& g) {
   return L;
 }
 
-bool coarsen(const Comm& comm, const DistLevel& fine, std::int64_t max_weight, DistLevel& coarse) {
+bool coarsen(const Comm& comm, const DistLevel& fine, const GhostExchange& ghosts, std::int64_t max_weight,
+             DistLevel& coarse) {
   const std::size_t n = fine.vertices(), nc = static_cast<std::size_t>(fine.ncon);
   const gid_t lo = fine.vtxdist[static_cast<std::size_t>(comm.rank())];
-  std::vector<std::int32_t> cluster(n);
-  std::iota(cluster.begin(), cluster.end(), 0);
-  std::vector<std::int64_t> cweight(n);
-  for (std::size_t v = 0; v < n; ++v) cweight[v] = fine.vwgt[v * nc];
-  // Connection weight to each candidate cluster, reset per vertex via the touched list.
-  std::vector<std::int64_t> conn(n, 0);
-  std::vector<std::int32_t> touched;
-  for (int round = 0; round < 3; ++round) {
-    bool moved = false;
-    for (std::size_t v = 0; v < n; ++v) {
-      touched.clear();
-      for (auto e = fine.xadj[v]; e < fine.xadj[v + 1]; ++e) {
-        const gid_t u = fine.adjncy[static_cast<std::size_t>(e)] - lo;
-        if (u < 0 || static_cast<std::size_t>(u) >= n) continue;  // ghosts never join
-        const std::int32_t c = cluster[static_cast<std::size_t>(u)];
-        if (conn[static_cast<std::size_t>(c)] == 0) touched.push_back(c);
-        conn[static_cast<std::size_t>(c)] += fine.adjwgt[static_cast<std::size_t>(e)];
-      }
-      const std::int32_t own = cluster[v];
-      const std::int64_t w = fine.vwgt[v * nc];
-      std::int32_t best = own;
-      std::int64_t best_conn = conn[static_cast<std::size_t>(own)];
-      for (std::int32_t c : touched)
-        if (c != own && conn[static_cast<std::size_t>(c)] > best_conn && cweight[static_cast<std::size_t>(c)] + w <= max_weight) {
-          best = c;
-          best_conn = conn[static_cast<std::size_t>(c)];
-        }
-      for (std::int32_t c : touched) conn[static_cast<std::size_t>(c)] = 0;
-      conn[static_cast<std::size_t>(own)] = 0;
-      if (best != own) {
-        cweight[static_cast<std::size_t>(own)] -= w;
-        cweight[static_cast<std::size_t>(best)] += w;
-        cluster[v] = best;
-        moved = true;
-      }
+  // The rank's block with its local edges only, matched by the kernel's heavy-edge matching.
+  graphk::CsrGraph local;
+  local.ncon = fine.ncon;
+  local.xadj.assign(n + 1, 0);
+  for (std::size_t v = 0; v < n; ++v) {
+    for (auto e = fine.xadj[v]; e < fine.xadj[v + 1]; ++e) {
+      const gid_t u = fine.adjncy[static_cast<std::size_t>(e)] - lo;
+      if (u < 0 || static_cast<std::size_t>(u) >= n) continue;
+      local.adjncy.push_back(static_cast<std::int32_t>(u));
+      local.adjwgt.push_back(fine.adjwgt[static_cast<std::size_t>(e)]);
     }
-    if (!moved) break;
+    local.xadj[v + 1] = static_cast<std::int64_t>(local.adjncy.size());
   }
+  local.vwgt = fine.vwgt;
+  const detail::Stopwatch clock;
+  std::vector<std::int32_t> cluster(n);
+  if (n > 0) {
+    const std::vector<std::int64_t> cap(nc, max_weight);
+    const graphk::CoarseLevel matched = graphk::coarsen_once(graphk::view_of(local), cap, 1 + static_cast<std::uint64_t>(comm.rank()));
+    cluster.assign(matched.cmap.begin(), matched.cmap.end());
+  }
+  const double match_s = clock.seconds();
   // Compact the cluster ids into this rank's coarse vertices, in order of first member.
   std::vector<std::int32_t> id(n, -1);
   std::int32_t count = 0;
@@ -92,43 +78,60 @@ bool coarsen(const Comm& comm, const DistLevel& fine, std::int64_t max_weight, D
   for (int r = 0; r < R; ++r) coarse.vtxdist[static_cast<std::size_t>(r) + 1] = coarse.vtxdist[static_cast<std::size_t>(r)] + counts[static_cast<std::size_t>(r)];
   const gid_t clo = coarse.vtxdist[static_cast<std::size_t>(comm.rank())];
   // Coarse global ids of the fine ghosts.
-  const GhostExchange ghosts(comm, fine.view());
   std::vector<gid_t> global_coarse(n);
   for (std::size_t v = 0; v < n; ++v) global_coarse[v] = clo + coarse.coarse_of[v];
   const std::vector<gid_t> ghost_coarse = ghosts.fetch(std::span<const gid_t>(global_coarse));
   const auto& ladj = ghosts.local_adjncy();
-  // Coarse edges (coarse vertex, neighbour, weight), merged by sorting.
-  std::vector<std::tuple<std::int32_t, gid_t, std::int64_t>> edges;
-  edges.reserve(fine.adjncy.size());
-  for (std::size_t v = 0; v < n; ++v) {
-    const std::int32_t c = coarse.coarse_of[v];
-    for (auto e = fine.xadj[v]; e < fine.xadj[v + 1]; ++e) {
-      const auto u = static_cast<std::size_t>(ladj[static_cast<std::size_t>(e)]);
-      const gid_t cu = u < n ? global_coarse[u] : ghost_coarse[u - n];
-      if (cu == clo + c) continue;  // inside the cluster
-      edges.emplace_back(c, cu, fine.adjwgt[static_cast<std::size_t>(e)]);
-    }
+  const double ghosts_s = clock.seconds();
+  // Coarse edges, built coarse vertex by coarse vertex from its members (bucketed by a counting
+  // sort), merging parallel edges in a dense accumulator over local-then-ghost coarse ids.
+  std::vector<gid_t> ghost_targets(ghost_coarse.begin(), ghost_coarse.end());
+  std::sort(ghost_targets.begin(), ghost_targets.end());
+  ghost_targets.erase(std::unique(ghost_targets.begin(), ghost_targets.end()), ghost_targets.end());
+  std::vector<std::int32_t> ghost_slot(ghost_coarse.size());
+  for (std::size_t k = 0; k < ghost_coarse.size(); ++k)
+    ghost_slot[k] = count + static_cast<std::int32_t>(std::lower_bound(ghost_targets.begin(), ghost_targets.end(), ghost_coarse[k]) -
+                                                      ghost_targets.begin());
+  std::vector<std::int64_t> first(static_cast<std::size_t>(count) + 1, 0);
+  for (std::size_t v = 0; v < n; ++v) ++first[static_cast<std::size_t>(coarse.coarse_of[v]) + 1];
+  for (std::size_t c = 0; c < static_cast<std::size_t>(count); ++c) first[c + 1] += first[c];
+  std::vector<std::size_t> members(n);
+  {
+    std::vector<std::int64_t> fill(first.begin(), first.end() - 1);
+    for (std::size_t v = 0; v < n; ++v) members[static_cast<std::size_t>(fill[static_cast<std::size_t>(coarse.coarse_of[v])]++)] = v;
   }
-  std::sort(edges.begin(), edges.end());
   coarse.ncon = fine.ncon;
   coarse.vwgt.assign(static_cast<std::size_t>(count) * nc, 0);
   for (std::size_t v = 0; v < n; ++v)
     for (std::size_t k = 0; k < nc; ++k) coarse.vwgt[static_cast<std::size_t>(coarse.coarse_of[v]) * nc + k] += fine.vwgt[v * nc + k];
-  coarse.xadj.assign(static_cast<std::size_t>(count) + 1, 0);
+  coarse.xadj.assign(1, 0);
   coarse.adjncy.clear();
   coarse.adjwgt.clear();
-  for (std::size_t i = 0; i < edges.size();) {
-    const auto [c, u, w0] = edges[i];
-    std::int64_t w = 0;
-    std::size_t j = i;
-    for (; j < edges.size() && std::get<0>(edges[j]) == c && std::get<1>(edges[j]) == u; ++j) w += std::get<2>(edges[j]);
-    coarse.adjncy.push_back(u);
-    coarse.adjwgt.push_back(w);
-    ++coarse.xadj[static_cast<std::size_t>(c) + 1];
-    i = j;
-    (void)w0;
+  std::vector<std::int64_t> acc(static_cast<std::size_t>(count) + ghost_targets.size(), 0);
+  std::vector<std::int32_t> touched;
+  for (std::int32_t c = 0; c < count; ++c) {
+    touched.clear();
+    for (auto m = first[static_cast<std::size_t>(c)]; m < first[static_cast<std::size_t>(c) + 1]; ++m) {
+      const std::size_t v = members[static_cast<std::size_t>(m)];
+      for (auto e = fine.xadj[v]; e < fine.xadj[v + 1]; ++e) {
+        const auto u = static_cast<std::size_t>(ladj[static_cast<std::size_t>(e)]);
+        const std::int32_t slot = u < n ? coarse.coarse_of[u] : ghost_slot[u - n];
+        if (slot == c) continue;  // inside the cluster
+        if (acc[static_cast<std::size_t>(slot)] == 0) touched.push_back(slot);
+        acc[static_cast<std::size_t>(slot)] += fine.adjwgt[static_cast<std::size_t>(e)];
+      }
+    }
+    std::sort(touched.begin(), touched.end());
+    for (std::int32_t slot : touched) {
+      coarse.adjncy.push_back(slot < count ? clo + slot : ghost_targets[static_cast<std::size_t>(slot - count)]);
+      coarse.adjwgt.push_back(acc[static_cast<std::size_t>(slot)]);
+      acc[static_cast<std::size_t>(slot)] = 0;
+    }
+    coarse.xadj.push_back(static_cast<std::int64_t>(coarse.adjncy.size()));
   }
-  for (std::size_t c = 0; c < static_cast<std::size_t>(count); ++c) coarse.xadj[c + 1] += coarse.xadj[c];
+  detail::log(comm, 2, "coarsen: " + std::to_string(n) + " -> " + std::to_string(count) + " local vertices, match " +
+                           std::to_string(match_s) + " s, ghosts " + std::to_string(ghosts_s - match_s) + " s, contract " +
+                           std::to_string(clock.seconds() - ghosts_s) + " s");
   return true;
 }
 

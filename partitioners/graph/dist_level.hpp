@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "graph/ghost_exchange.hpp"
 #include "hpart/graph.hpp"
 
 namespace hpart::graph {
@@ -28,11 +29,13 @@ DistLevel copy_level(const Graph& g);
 // Collective: clusters of this rank's vertices by size-constrained label propagation among local
 // neighbours (cluster weight <= max_weight in the first constraint), contracted into the next
 // level. Returns false (and leaves `coarse` empty) when no rank shrank its block by 10%.
-bool coarsen(const Comm& comm, const DistLevel& fine, std::int64_t max_weight, DistLevel& coarse);
+// `ghosts` is the fine level's ghost plan (built once per level, shared with refine).
+bool coarsen(const Comm& comm, const DistLevel& fine, const GhostExchange& ghosts, std::int64_t max_weight,
+             DistLevel& coarse);
 
 // Collective: size-constrained label propagation refinement of `parts` (this level's local
 // vertices), then a balance repair so that every part weighs <= limits[part * ncon + c].
-void refine(const Comm& comm, const DistLevel& level, int K, const std::vector<double>& limits, int rounds,
-            std::vector<part_t>& parts);
+void refine(const Comm& comm, const DistLevel& level, const GhostExchange& ghosts, int K,
+            const std::vector<double>& limits, int rounds, std::vector<part_t>& parts);
 
 }  // namespace hpart::graph

@@ -45,11 +45,10 @@ struct Connections {
 
 }  // namespace
 
-void refine(const Comm& comm, const DistLevel& L, int K, const std::vector<double>& limits, int rounds,
-            std::vector<part_t>& parts) {
+void refine(const Comm& comm, const DistLevel& L, const GhostExchange& ghosts, int K,
+            const std::vector<double>& limits, int rounds, std::vector<part_t>& parts) {
   const std::size_t n = L.vertices(), nc = static_cast<std::size_t>(L.ncon);
   const double R = comm.size();
-  const GhostExchange ghosts(comm, L.view());
   const auto& ladj = ghosts.local_adjncy();
   Connections conn(K);
   const auto fits = [&](const std::vector<double>& room, part_t q, std::size_t v) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numeric>
 
 #include "core/log.hpp"
@@ -61,22 +62,25 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
   const int K = opts.parts;
   const detail::Stopwatch clock;
   std::vector<DistLevel> levels;
+  std::vector<std::unique_ptr<GhostExchange>> plans;  // per level, built once
   levels.push_back(copy_level(g));
   const std::int64_t limit = gather_limit(K);
   double w0 = 0.0;
   for (std::size_t v = 0; v < levels[0].vertices(); ++v) w0 += static_cast<double>(levels[0].vwgt[v * static_cast<std::size_t>(g.ncon)]);
   MPI_Allreduce(MPI_IN_PLACE, &w0, 1, MPI_DOUBLE, MPI_SUM, comm.get());
   const auto max_cluster = static_cast<std::int64_t>(std::ceil(2.0 * w0 / static_cast<double>(limit)));
-  while (levels.back().vtxdist.back() > limit && levels.size() < 16) {
+  // One rank holds the whole graph anyway: the kernel's own coarsening is the better one.
+  while (comm.size() > 1 && levels.back().vtxdist.back() > limit && levels.size() < 16) {
+    plans.push_back(std::make_unique<GhostExchange>(comm, levels.back().view()));
     DistLevel coarse;
-    if (!coarsen(comm, levels.back(), max_cluster, coarse)) break;
+    if (!coarsen(comm, levels.back(), *plans.back(), max_cluster, coarse)) break;
     levels.push_back(std::move(coarse));
   }
   const double coarsen_s = clock.seconds();
   const DistLevel& coarsest = levels.back();
   const std::vector<double> limits = part_limits(comm, coarsest, K, opts.imbalance, opts.target_sizes);
   std::vector<part_t> parts;
-  if (coarsest.vtxdist.back() <= 4 * limit) {
+  if (comm.size() == 1 || coarsest.vtxdist.back() <= 4 * limit) {
     const graphk::CsrGraph all = gather_graph(comm, coarsest.view(), 0);
     std::vector<part_t> all_parts;
     if (comm.rank() == 0) {
@@ -92,7 +96,7 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
     detail::log(comm, 1, "partition_graph: coarsening stalled at " + std::to_string(coarsest.vtxdist.back()) +
                              " vertices (few local edges); starting from id blocks");
     parts = block_parts(comm, coarsest, K);
-    refine(comm, coarsest, K, limits, 12, parts);
+    refine(comm, coarsest, GhostExchange(comm, coarsest.view()), K, limits, 12, parts);
   }
   const double initial_s = clock.seconds() - coarsen_s;
   for (std::size_t l = levels.size() - 1; l >= 1; --l) {
@@ -100,7 +104,7 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
     std::vector<part_t> fine_parts(fine.vertices());
     for (std::size_t v = 0; v < fine_parts.size(); ++v) fine_parts[v] = parts[static_cast<std::size_t>(levels[l].coarse_of[v])];
     parts = std::move(fine_parts);
-    refine(comm, fine, K, limits, 6, parts);
+    refine(comm, fine, *plans[l - 1], K, limits, 6, parts);
   }
   detail::log(comm, 1,
               "partition_graph graph: " + std::to_string(levels.size()) + " distributed levels (coarsest " +
@@ -122,7 +126,8 @@ std::vector<part_t> geometric_refine(const Comm& comm, const Graph& g, const Gra
   o.imbalance = std::min(opts.imbalance / 4, 0.001);
   o.target_sizes = opts.target_sizes;
   std::vector<part_t> parts = partition(comm, PointSet{g.coords, g.dim, w, 1, ids}, o).parts;
-  refine(comm, L, opts.parts, part_limits(comm, L, opts.parts, opts.imbalance, opts.target_sizes), 10, parts);
+  refine(comm, L, GhostExchange(comm, L.view()), opts.parts,
+         part_limits(comm, L, opts.parts, opts.imbalance, opts.target_sizes), 10, parts);
   return parts;
 }
 

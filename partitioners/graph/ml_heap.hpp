@@ -3,7 +3,6 @@
 // (either direction), remove, pop. Positions live in an n-sized array, so clear() only resets
 // the entries it holds. Ties are broken by the heap's own (deterministic) order.
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 namespace hpart::graphk {
@@ -11,6 +10,11 @@ namespace hpart::graphk {
 template <class Key>
 class VertexHeap {
  public:
+  struct Entry {
+    Key key;
+    std::int32_t v;
+  };
+
   void resize(std::int32_t n) { pos_.assign(static_cast<std::size_t>(n), -1); heap_.clear(); }
   [[nodiscard]] bool empty() const { return heap_.empty(); }
   [[nodiscard]] std::size_t size() const { return heap_.size(); }
@@ -52,12 +56,15 @@ class VertexHeap {
     down(pos_[static_cast<std::size_t>(moved.v)]);
   }
   void pop() { remove(top()); }
+  // Replaces the contents by `entries` (distinct vertices) in linear time (Floyd's construction).
+  void build(const std::vector<Entry>& entries) {
+    clear();
+    heap_ = entries;
+    for (std::size_t i = 0; i < heap_.size(); ++i) pos_[static_cast<std::size_t>(heap_[i].v)] = static_cast<std::int32_t>(i);
+    for (auto i = static_cast<std::int32_t>(heap_.size() / 2); i-- > 0;) down(i);
+  }
 
  private:
-  struct Entry {
-    Key key;
-    std::int32_t v;
-  };
   void place(std::int32_t i, const Entry& e) {
     heap_[static_cast<std::size_t>(i)] = e;
     pos_[static_cast<std::size_t>(e.v)] = i;

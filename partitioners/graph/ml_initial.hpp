@@ -1,7 +1,7 @@
 #pragma once
-// Initial partition of the coarsest graph: METIS_PartGraphKway with the parts' shares as tpwgts
-// and a tighter tolerance than the caller's, so that the refinement above has room to move
-// vertices; graphs METIS cannot take (no edges, no more vertices than parts) are packed directly.
+// Initial partition of the coarsest graph: METIS_PartGraphRecursive with the parts' shares as
+// tpwgts (the best of a few cuts); graphs METIS cannot take (no edges, no more vertices than
+// parts) are packed directly.
 #include <cstdint>
 #include <vector>
 
@@ -12,8 +12,8 @@
 namespace hpart::graphk {
 
 struct InitialOptions {
-  double imbalance = 0.015;  // METIS's ubvec - 1 on the coarsest graph
-  int tries = 4;             // METIS_OPTION_NCUTS: partitions computed, the smallest cut kept
+  double imbalance = 0.03;  // METIS's ubvec - 1 on the coarsest graph
+  int tries = 2;            // METIS_OPTION_NCUTS: partitions computed, the smallest cut kept
   int seed = 1;
 };
 

@@ -1,8 +1,11 @@
 #pragma once
-// Refinement of one level: rebalancing (moves out of overloaded parts, least cut loss per unit
-// of weight first), filling empty parts, and k-way boundary FM (one priority queue of boundary
-// vertices by gain, negative moves allowed, rolled back to the best prefix). Sequential and
-// seeded by the input alone, so the result does not depend on the thread count.
+// Refinement of one level of the multilevel partitioner: rebalancing (moves out of overloaded
+// parts, least cut loss per unit of weight first; a tabu search with exchanges where several
+// tight constraints leave no single move), filling empty parts, and k-way boundary FM (one
+// priority queue of boundary vertices by gain, negative moves allowed, rolled back to the best
+// prefix). The moves are sequential and ordered by the input alone; only the evaluation of all
+// boundary vertices at the start of a level is parallel (per vertex, order-independent), so the
+// result does not depend on the thread count. ml_refine.cpp holds FM, ml_rebalance.cpp the rest.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -15,37 +18,34 @@
 namespace hpart::graphk {
 
 struct RefineParams {
-  int fm_rounds = 4;            // FM passes at most (each starts from all boundary vertices)
-  std::int64_t fm_stall = 0;    // moves without improvement before a pass stops; 0: by size
-  double min_round_gain = 1e-3; // stop when a pass gains less than this fraction of the cut
+  int fm_rounds = 4;              // FM passes at most
+  std::int64_t fm_stall = 0;      // moves without improvement before a pass stops; 0: by size
+  double min_round_gain = 1e-3;   // stop when a pass gains less than this fraction of the cut
 };
 
 class Refiner {
  public:
   Refiner(const GraphView& g, const Balance& b, std::span<part_t> part);
 
-  // Rebalance, fill empty parts, FM passes, and a last rebalance should anything remain.
+  // Rebalance where a bound is broken, fill empty parts, FM passes (and on small graphs with
+  // several constraints, exchanges of vertex pairs, which tight bounds leave as the only moves).
   void refine(const RefineParams& p);
+
   // Moves vertices out of parts above their bound into parts with room; true when every bound
   // holds afterwards.
   bool rebalance();
   // Where rebalance() is stuck (several constraints: no part has room for a vertex in every
-  // one): moves and exchanges of two vertices that lower a potential (the sum of squared
-  // relative excesses over the targets), even through a part they overload a little.
-  // Strictly decreasing, so it ends; true when every bound holds afterwards.
+  // one): a tabu search with moves and exchanges of two vertices on a potential (the sum of
+  // squared relative excesses over the targets), which may pass through states where a part at
+  // its bound takes weight and hands other weight on. Keeps the best state; true when every
+  // bound holds afterwards. Small graphs only (see the limits below).
   bool exchange_rebalance();
-  // Gives every empty part one vertex (when there are at least k vertices), the vertex whose
-  // move cuts the least edge weight among those that fit.
+  // Gives every empty part one vertex (when there are at least k vertices): the vertex whose
+  // move cuts the least edge weight, among those that fit.
   void fill_empty_parts();
-  // One FM pass; returns its gain (>= 0: worse prefixes are rolled back).
-  std::int64_t fm_pass(std::int64_t stall);
-  // Exchanges of two boundary vertices between adjacent parts that lower the cut and keep every
-  // bound: what tight constraints leave to improve when no single vertex fits anywhere. Small
-  // graphs only (a connectivity table of n * k entries). Returns the gain.
-  std::int64_t swap_pass();
 
   [[nodiscard]] std::span<const std::int64_t> part_weights() const { return pw_; }
-  // Whether balance needed exchange_rebalance (a hard instance: the driver tries other starts).
+  // Whether balance needed exchange_rebalance (a hard instance).
   [[nodiscard]] bool repaired() const { return repaired_; }
 
  private:
@@ -54,49 +54,64 @@ class Refiner {
     part_t from;
   };
   struct Target {
-    part_t part;            // -1: none; kAnyPart: no adjacent part fits, any part with room
-    std::int64_t gain;      // cut reduction of the move
-    bool boundary = false;  // v has a neighbour in another part
+    part_t part = -1;        // -1: none; kAnyPart: no adjacent part fits, any part with room
+    std::int64_t gain = 0;   // cut reduction of the move
+    bool boundary = false;   // v has a neighbour in another part
+    std::int64_t external = 0;  // edge weight from v to other parts
+  };
+  // Per-thread scratch of an evaluation: connection to each part, and the parts touched.
+  struct Scratch {
+    std::vector<std::int64_t> conn;
+    std::vector<part_t> touched;
   };
   static constexpr part_t kAnyPart = -2;
+  // Exchanges and moves to every part look at vertex pairs or all parts per vertex.
+  static constexpr std::int32_t kExchangeMaxVertices = 20000;
+  static constexpr std::int32_t kEveningMaxVertices = 5000;
+  static constexpr std::int64_t kSwapMaxTable = std::int64_t{1} << 22;  // n * k connection entries
+  static constexpr std::int64_t kTabuTenure = 12;     // steps a moved vertex stays put
+  static constexpr std::int64_t kTabuSteps = 20000;   // steps at most
+  static constexpr std::int64_t kTabuPatience = 400;  // steps without a better state
 
-  std::int64_t scan(std::int32_t v);  // fills conn_ for v's other parts; returns internal weight
-  void reset_scan();
+  // FM (ml_refine.cpp).
+  Target evaluate(std::int32_t v, Scratch& s) const;  // best FM move of v (thread-safe)
+  std::int64_t prepare_fm();                          // evaluates every vertex; returns the cut
+  std::int64_t fm_pass(std::int64_t stall);           // one pass; returns its gain (>= 0)
+  std::int64_t swap_pass();                           // exchanges that lower the cut; its gain
+  void touch(std::int32_t v);                         // v's neighbourhood changed
+
+  // Weights and moves (ml_refine.cpp).
   [[nodiscard]] bool fits(part_t p, std::int32_t v) const;
   [[nodiscard]] bool over(part_t p) const;
   [[nodiscard]] double load(part_t p) const;
+  [[nodiscard]] bool last(std::int32_t v) const;  // v is its part's only vertex
+  void move(std::int32_t v, part_t to);
+  std::int64_t scan(std::int32_t v);  // fills scratch_ for v's other parts; returns internal weight
+  void reset_scan();
+
+  // Balance (ml_rebalance.cpp).
   [[nodiscard]] bool helps(std::int32_t v) const;  // has weight in an overloaded constraint of its part
   [[nodiscard]] double rebalance_priority(std::int32_t v, std::int64_t gain) const;
-  Target fm_target(std::int32_t v);
   Target rebalance_target(std::int32_t v);
-  part_t lightest_fitting(std::int32_t v) const;
+  [[nodiscard]] part_t lightest_fitting(std::int32_t v) const;
   [[nodiscard]] double potential_change(part_t p, const std::int64_t* add, const std::int64_t* sub) const;
-  // Exchange and evening steps scan vertex pairs or every part per vertex: small graphs only.
-  static constexpr std::int32_t kExchangeMaxVertices = 20000;
-  static constexpr std::int32_t kEveningMaxVertices = 5000;
-  static constexpr std::int64_t kSwapMaxTable = std::int64_t{1} << 22;  // n * k entries at most
-  static constexpr std::int64_t kTabuTenure = 12;      // steps a moved vertex stays put
-  static constexpr std::int64_t kTabuSteps = 20000;    // steps at most
-  static constexpr std::int64_t kTabuPatience = 400;   // steps without a better state
-  void move(std::int32_t v, part_t to);
-  std::int64_t collect_boundary();  // fills list_ with the boundary vertices; returns the cut
-  void enlist(std::int32_t v);
-
 
   const GraphView& g_;
   const Balance& b_;
   std::span<part_t> part_;
-  std::vector<std::int64_t> pw_;
-  std::vector<std::int64_t> conn_;
-  std::vector<part_t> touched_;
+  std::vector<std::int64_t> pw_;     // k * ncon part weights
+  std::vector<std::int32_t> count_;  // vertices per part
+  Scratch scratch_;
   std::vector<std::uint8_t> locked_;
-  // FM candidates: the boundary vertices, plus vertices near moves since (checked when a pass
-  // starts). Keeps passes O(boundary) instead of O(edges).
-  std::vector<std::int32_t> list_;
-  std::vector<std::uint8_t> in_list_;
   std::vector<Move> moves_;
   VertexHeap<std::int64_t> heap_;
   VertexHeap<double> rheap_;
+  // FM candidates: the boundary vertices, plus vertices near moves since. Their best move is
+  // cached between passes (gain_, has_target_) and recomputed where a neighbour moved (dirty_),
+  // so passes after the first cost O(boundary) instead of O(boundary edges).
+  std::vector<std::int32_t> list_;
+  std::vector<std::uint8_t> in_list_, dirty_, has_target_;
+  std::vector<std::int64_t> gain_;
   bool repaired_ = false;
 };
 
