@@ -107,7 +107,7 @@ std::string validate(const Cli& cli, hpart_bench::GraphSuiteConfig& cfg) {
   cfg.reps = cli.reps;
   cfg.files = cli.graphs;
   cfg.data_dir = HPART_SHARED_GRAPHS;
-  if (!cli.libraries.empty()) cfg.run_hpart = cfg.run_metis = cfg.run_scotch = false;
+  if (!cli.libraries.empty()) cfg.run_hpart = cfg.run_metis = cfg.run_scotch = cfg.run_zoltan = false;
   for (const std::string& lib : cli.libraries) {
     if (lib == "hpart")
       cfg.run_hpart = true;
@@ -115,8 +115,10 @@ std::string validate(const Cli& cli, hpart_bench::GraphSuiteConfig& cfg) {
       cfg.run_metis = true;
     else if (lib == "scotch")
       cfg.run_scotch = true;
+    else if (lib == "zoltan")
+      cfg.run_zoltan = true;
     else
-      return "unknown library '" + lib + "' for suite graph (available: hpart, metis, scotch)";
+      return "unknown library '" + lib + "' for suite graph (available: hpart, metis, scotch, zoltan)";
   }
   const std::vector<std::string> known = hpart_bench::graph_case_names(cfg);
   for (const std::string& name : cli.cases) {
@@ -143,7 +145,7 @@ int run(int argc, char** argv, int rank) {
                  "hier: hotspot3d, graph (delaunay_n15, or --graph FILE), hotspot2d; graph: the shared graphs, grid3d, rgg2d")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--libraries", cli.libraries, "comma-separated (default: all). points: hpart, floor, zoltan; grid: hpart, naive, zoltan; graph: hpart, metis, scotch")
+  app.add_option("--libraries", cli.libraries, "comma-separated (default: all). points: hpart, floor, zoltan; grid: hpart, naive, zoltan; graph: hpart, metis, scotch, zoltan")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--side2d", cli.side2d, "grid suite: cells per side of hotspot2d and amr2d")->capture_default_str();
@@ -196,7 +198,8 @@ int run(int argc, char** argv, int rank) {
   hpart_bench::RecordSink sink(rank, cli.json);
   comm.agree(sink.open_error().empty() ? hpart::ErrorCode::ok : hpart::ErrorCode::io, sink.open_error());
 #if HPART_HAVE_ZOLTAN
-  if ((cli.suite == "points" && points.run_zoltan) || (cli.suite == "grid" && grid.run_zoltan))
+  if ((cli.suite == "points" && points.run_zoltan) || (cli.suite == "grid" && grid.run_zoltan) ||
+      (cli.suite == "graph" && graph.run_zoltan))
     hpart_bench::zoltan_initialize(argc, argv);
 #endif
   if (cli.suite == "points")

@@ -14,6 +14,9 @@
 #include "graph_generators.hpp"
 #include "hpart/graph.hpp"
 #include "progress.hpp"
+#if HPART_HAVE_ZOLTAN
+#include "zoltan_baseline.hpp"
+#endif
 
 namespace hpart_bench {
 namespace {
@@ -185,6 +188,40 @@ void run_scotch(const hpart::Comm& comm, const GraphSuiteConfig& cfg, const Grap
   sink.add(record(comm, cfg, gc, K, "scotch", "default", stats, scatter(comm, gc.file.view(), part), progress));
 }
 
+#if HPART_HAVE_ZOLTAN
+void run_zoltan(const hpart::Comm& comm, const GraphSuiteConfig& cfg, const GraphCase& gc, int K, bool reset_works,
+                RecordSink& sink) {
+  const hpart::Graph g = gc.file.view();
+  Progress progress(comm, "graph", gc.name + " k=" + std::to_string(K), "zoltan phg (graph, 3%)");
+  LocalPoints objects;  // the vertices: global ids and first weights (no coordinates needed)
+  objects.dim = 0;
+  const std::size_t n = g.local_vertices();
+  for (std::size_t v = 0; v < n; ++v) {
+    objects.ids.push_back(g.vtxdist[static_cast<std::size_t>(comm.rank())] + static_cast<hpart::gid_t>(v));
+    if (!g.vwgt.empty()) objects.weights.push_back(static_cast<double>(g.vwgt[v * static_cast<std::size_t>(g.ncon)]));
+  }
+  objects.global_n = gc.file.global_vertices;
+  ZoltanPartitioner z(comm.get(), K, objects, g, 0.03);
+  std::string problem;
+  CallStats stats;
+  try {
+    stats = measure_calls(comm.get(), cfg.reps, reset_works, [&] { z.free_lists(); }, [&] { z.partition(); });
+  } catch (const std::exception& e) {
+    problem = e.what();
+  }
+  std::vector<hpart::part_t> parts;
+  if (problem.empty()) {
+    try {
+      parts = z.take_parts();
+    } catch (const std::exception& e) {
+      problem = e.what();
+    }
+  }
+  comm.agree(problem.empty() ? hpart::ErrorCode::ok : hpart::ErrorCode::internal, problem);
+  sink.add(record(comm, cfg, gc, K, "zoltan", "phg", stats, std::move(parts), progress));
+}
+#endif
+
 }  // namespace
 
 std::vector<std::string> graph_case_names(const GraphSuiteConfig& cfg) {
@@ -218,6 +255,9 @@ void run_graph_suite(const hpart::Comm& comm, const GraphSuiteConfig& cfg, Recor
       }
       if (cfg.run_metis) run_metis(comm, cfg, gc, K, reset_works, sink);
       if (cfg.run_scotch) run_scotch(comm, cfg, gc, K, reset_works, sink);
+#if HPART_HAVE_ZOLTAN
+      if (cfg.run_zoltan) run_zoltan(comm, cfg, gc, K, reset_works, sink);
+#endif
     }
   }
 }

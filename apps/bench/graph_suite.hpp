@@ -19,7 +19,7 @@ struct GraphSuiteConfig {
   std::string data_dir;            // where the shared graphs are
   std::int64_t grid_side = 128;    // grid3d: side^3 vertices
   std::int64_t rgg_cells = 512;    // rgg2d: 4 cells^2 vertices
-  bool run_hpart = true, run_metis = true, run_scotch = true;
+  bool run_hpart = true, run_metis = true, run_scotch = true, run_zoltan = true;
 };
 
 // Case names: the shared graph files' stems, grid3d, rgg2d.

@@ -2,6 +2,7 @@
 
 #include <zoltan.h>
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 #include <string>
@@ -44,6 +45,39 @@ void geom_multi(void* data, int /*num_gid*/, int /*num_lid*/, int num_obj_req, Z
   *ierr = ZOLTAN_OK;
 }
 
+// Graph callbacks: data is the partitioner's Impl (objects and graph).
+struct GraphData {
+  const LocalPoints* pts = nullptr;
+  const hpart::Graph* graph = nullptr;
+};
+
+void num_edges_multi(void* data, int /*num_gid*/, int /*num_lid*/, int num_obj_req, ZOLTAN_ID_PTR /*gids*/,
+                     ZOLTAN_ID_PTR lids, int* num_edges, int* ierr) {
+  const hpart::Graph& g = *static_cast<const GraphData*>(data)->graph;
+  for (int k = 0; k < num_obj_req; ++k) {
+    const std::size_t v = lids[k];
+    num_edges[k] = static_cast<int>(g.xadj[v + 1] - g.xadj[v]);
+  }
+  *ierr = ZOLTAN_OK;
+}
+
+void edge_list_multi(void* data, int /*num_gid*/, int /*num_lid*/, int num_obj_req, ZOLTAN_ID_PTR /*gids*/,
+                     ZOLTAN_ID_PTR lids, int* /*num_edges*/, ZOLTAN_ID_PTR nbor_gids, int* nbor_procs, int wgt_dim,
+                     float* ewgts, int* ierr) {
+  const hpart::Graph& g = *static_cast<const GraphData*>(data)->graph;
+  std::size_t out = 0;
+  for (int k = 0; k < num_obj_req; ++k) {
+    const std::size_t v = lids[k];
+    for (auto e = g.xadj[v]; e < g.xadj[v + 1]; ++e, ++out) {
+      const hpart::gid_t u = g.adjncy[static_cast<std::size_t>(e)];
+      nbor_gids[out] = static_cast<ZOLTAN_ID_TYPE>(u);
+      nbor_procs[out] = static_cast<int>(std::upper_bound(g.vtxdist.begin(), g.vtxdist.end(), u) - g.vtxdist.begin() - 1);
+      if (wgt_dim > 0) ewgts[out] = static_cast<float>(g.adjwgt[static_cast<std::size_t>(e)]);
+    }
+  }
+  *ierr = ZOLTAN_OK;
+}
+
 void check(int rc, const char* what) {
   if (rc != ZOLTAN_OK) throw std::runtime_error(std::string("Zoltan: ") + what + " failed (code " + std::to_string(rc) + ")");
 }
@@ -58,6 +92,7 @@ void zoltan_initialize(int argc, char** argv) {
 struct ZoltanPartitioner::Impl {
   Zoltan_Struct* zz = nullptr;
   const LocalPoints* pts = nullptr;
+  GraphData graph;
   bool have_lists = false;
   int changes = 0, num_gid = 0, num_lid = 0, num_import = 0, num_export = 0;
   ZOLTAN_ID_PTR import_gids = nullptr, import_lids = nullptr, export_gids = nullptr, export_lids = nullptr;
@@ -90,6 +125,33 @@ ZoltanPartitioner::ZoltanPartitioner(MPI_Comm comm, const std::string& method, i
   check(Zoltan_Set_Obj_List_Fn(zz, obj_list, data), "Zoltan_Set_Obj_List_Fn");
   check(Zoltan_Set_Num_Geom_Fn(zz, num_geom, data), "Zoltan_Set_Num_Geom_Fn");
   check(Zoltan_Set_Geom_Multi_Fn(zz, geom_multi, data), "Zoltan_Set_Geom_Multi_Fn");
+}
+
+ZoltanPartitioner::ZoltanPartitioner(MPI_Comm comm, int parts, const LocalPoints& pts, const hpart::Graph& graph,
+                                     double imbalance)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->pts = &pts;
+  impl_->graph = GraphData{&pts, &graph};
+  impl_->zz = Zoltan_Create(comm);
+  if (!impl_->zz) throw std::runtime_error("Zoltan_Create failed");
+  Zoltan_Struct* zz = impl_->zz;
+  const std::string k = std::to_string(parts), tol = std::to_string(1.0 + imbalance);
+  check(Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0"), "DEBUG_LEVEL");
+  check(Zoltan_Set_Param(zz, "LB_METHOD", "GRAPH"), "LB_METHOD");
+  check(Zoltan_Set_Param(zz, "GRAPH_PACKAGE", "PHG"), "GRAPH_PACKAGE");
+  check(Zoltan_Set_Param(zz, "LB_APPROACH", "PARTITION"), "LB_APPROACH");
+  check(Zoltan_Set_Param(zz, "NUM_GID_ENTRIES", "1"), "NUM_GID_ENTRIES");
+  check(Zoltan_Set_Param(zz, "NUM_LID_ENTRIES", "1"), "NUM_LID_ENTRIES");
+  check(Zoltan_Set_Param(zz, "NUM_GLOBAL_PARTS", k.c_str()), "NUM_GLOBAL_PARTS");
+  check(Zoltan_Set_Param(zz, "RETURN_LISTS", "PARTS"), "RETURN_LISTS");
+  check(Zoltan_Set_Param(zz, "IMBALANCE_TOL", tol.c_str()), "IMBALANCE_TOL");
+  check(Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", pts.weights.empty() ? "0" : "1"), "OBJ_WEIGHT_DIM");
+  check(Zoltan_Set_Param(zz, "EDGE_WEIGHT_DIM", graph.adjwgt.empty() ? "0" : "1"), "EDGE_WEIGHT_DIM");
+  void* objects = const_cast<LocalPoints*>(&pts);
+  check(Zoltan_Set_Num_Obj_Fn(zz, num_obj, objects), "Zoltan_Set_Num_Obj_Fn");
+  check(Zoltan_Set_Obj_List_Fn(zz, obj_list, objects), "Zoltan_Set_Obj_List_Fn");
+  check(Zoltan_Set_Num_Edges_Multi_Fn(zz, num_edges_multi, &impl_->graph), "Zoltan_Set_Num_Edges_Multi_Fn");
+  check(Zoltan_Set_Edge_List_Multi_Fn(zz, edge_list_multi, &impl_->graph), "Zoltan_Set_Edge_List_Multi_Fn");
 }
 
 ZoltanPartitioner::~ZoltanPartitioner() {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "hpart/graph.hpp"
 #include "hpart/types.hpp"
 #include "point_generators.hpp"
 
@@ -25,6 +26,10 @@ void zoltan_initialize(int argc, char** argv);
 class ZoltanPartitioner {
  public:
   ZoltanPartitioner(MPI_Comm comm, const std::string& method, int parts, const LocalPoints& pts);
+  // Graph partitioning (LB_METHOD GRAPH with GRAPH_PACKAGE PHG, Zoltan's own hypergraph code):
+  // `pts` gives the objects (ids = global vertex ids, weights), `graph` their edges. Both must
+  // outlive the partitioner. imbalance: IMBALANCE_TOL - 1.
+  ZoltanPartitioner(MPI_Comm comm, int parts, const LocalPoints& pts, const hpart::Graph& graph, double imbalance);
   ~ZoltanPartitioner();
   ZoltanPartitioner(const ZoltanPartitioner&) = delete;
   ZoltanPartitioner& operator=(const ZoltanPartitioner&) = delete;
