@@ -4,7 +4,7 @@
 #  2. partitions a 2D grid with a cost hotspot by every grid method and hierarchically (table,
 #     pictures), and the same field as an AMR patch level;
 #  3. runs the heat-diffusion example app briefly (per-step time and imbalance, rebalancing);
-#  4. runs the hpart CLI on a generated 2D file: partition table, part file and a PNG picture.
+#  4. runs the hpart CLI (points; and a shared graph by hpart and METIS when ../shared exists) on a generated 2D file: partition table, part file and a PNG picture.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
@@ -26,3 +26,12 @@ echo "== hpart CLI: generate a clustered 2D point file, partition it, draw it ==
 "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" generate --shape clusters2d --n 500000 --out "$out/points.txt"
 "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition --points "$out/points.txt" --dim 2 --parts 16 \
   --out "$out/points.part" --png "$out/points.png"
+graph=../shared/data/graphs/delaunay_n15.graph
+if [[ -f $graph ]]; then
+  echo
+  echo "== hpart CLI: a graph (32,768-vertex Delaunay mesh) into 64 parts, by hpart and by METIS =="
+  for method in graph metis; do
+    "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition --graph "$graph" --parts 64 --method $method \
+      --out "$out/delaunay.$method.part"
+  done
+fi

@@ -3,7 +3,6 @@
 #include "graph/ml_refine.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 
 namespace hpart::graphk {
 
@@ -98,6 +97,7 @@ Refiner::Target Refiner::evaluate(std::int32_t v, Scratch& s) const {
   Target t;
   t.boundary = !s.touched.empty();
   t.external = external;
+  t.internal = internal;
   if (!last(v)) {
     std::int64_t best_conn = 0;
     for (part_t p : s.touched) {
@@ -121,6 +121,7 @@ std::int64_t Refiner::prepare_fm() {
   dirty_.assign(n, 0);
   has_target_.assign(n, 0);
   gain_.assign(n, 0);
+  wdeg_.assign(n, 0);
   std::int64_t cut = 0;
 #pragma omp parallel reduction(+ : cut)
   {
@@ -133,6 +134,7 @@ std::int64_t Refiner::prepare_fm() {
       in_list_[i] = t.boundary ? 1 : 0;
       has_target_[i] = t.part >= 0 ? 1 : 0;
       gain_[i] = t.gain;
+      wdeg_[i] = t.external + t.internal;
       cut += t.external;
     }
   }
@@ -211,12 +213,26 @@ std::int64_t Refiner::fm_pass(std::int64_t stall) {
     } else if (++since_best > stall) {
       break;
     }
+    // Neighbours' keys become upper bounds of their new gains (exact ones are computed when a
+    // vertex reaches the top, above): moving v from a to b by an edge of weight w raises a
+    // gain by at most 2w for a vertex in a, w in a third part, and lowers it by at least w in
+    // b. A vertex that was interior (all in a) now has b as its only other part: exact.
+    const part_t a = moves_.back().from, b = t.part;
     for (std::int64_t e = g_.begin(v); e < g_.end(v); ++e) {
       const std::int32_t u = g_.nbr(e);
-      if (locked_[static_cast<std::size_t>(u)]) continue;
-      const Target tu = evaluate(u, scratch_);
-      if (tu.part < 0) heap_.remove(u);
-      else heap_.insert_or_update(u, tu.gain);
+      const auto i = static_cast<std::size_t>(u);
+      if (locked_[i]) continue;
+      const part_t pu = part_[i];
+      const std::int64_t w = g_.ewgt(e);
+      if (heap_.contains(u)) {
+        heap_.update(u, heap_.key(u) + (pu == a ? 2 * w : pu == b ? -w : w));
+      } else if (!in_list_[i] && pu == a) {
+        if (!last(u) && fits(b, u)) heap_.insert(u, 2 * w - wdeg_[i]);
+      } else {
+        const Target tu = evaluate(u, scratch_);
+        if (tu.part >= 0) heap_.insert(u, tu.gain);
+      }
+      touch(u);
     }
   }
   // Undo the moves after the best prefix (the state there was within bounds: every move was).
@@ -293,12 +309,9 @@ void Refiner::refine(const RefineParams& params) {
   fill_empty_parts();
   std::int64_t cut = prepare_fm();
   // Enough fruitless moves to climb out of a local optimum, few enough that a pass stays cheap.
-  static const std::int64_t smax = std::getenv("ML_SMAX") ? std::atoi(std::getenv("ML_SMAX")) : 1000;
-  static const int big_rounds = std::getenv("ML_BIGR") ? std::atoi(std::getenv("ML_BIGR")) : 4;
-  const std::int64_t stall = params.fm_stall > 0 ? params.fm_stall : std::clamp<std::int64_t>(g_.n / 100, 300, std::max<std::int64_t>(smax, 300));
-  const int rounds = g_.n > 100000 ? std::min(big_rounds, params.fm_rounds) : params.fm_rounds;
+  const std::int64_t stall = params.fm_stall > 0 ? params.fm_stall : std::clamp<std::int64_t>(g_.n / 100, 300, 1000);
   auto fm = [&]() {
-    for (int r = 0; r < rounds && cut > 0; ++r) {
+    for (int r = 0; r < params.fm_rounds && cut > 0; ++r) {
       const std::int64_t gain = fm_pass(stall);
       cut -= gain;
       if (static_cast<double>(gain) <= params.min_round_gain * static_cast<double>(cut + gain)) break;

@@ -58,6 +58,7 @@ class Refiner {
     std::int64_t gain = 0;   // cut reduction of the move
     bool boundary = false;   // v has a neighbour in another part
     std::int64_t external = 0;  // edge weight from v to other parts
+    std::int64_t internal = 0;  // edge weight from v to its own part
   };
   // Per-thread scratch of an evaluation: connection to each part, and the parts touched.
   struct Scratch {
@@ -112,6 +113,7 @@ class Refiner {
   std::vector<std::int32_t> list_;
   std::vector<std::uint8_t> in_list_, dirty_, has_target_;
   std::vector<std::int64_t> gain_;
+  std::vector<std::int64_t> wdeg_;  // weighted degree of every vertex
   bool repaired_ = false;
 };
 
