@@ -19,15 +19,23 @@ struct Matcher {
   const GraphView& g;
   std::span<const std::int64_t> maxw;
   std::vector<std::int32_t> match;
-  std::vector<double> scale;  // per constraint: n / total weight, so that sizes average ~1
+  // 1 / size of every vertex for the rating. Size: the weights relative to the totals, so that
+  // an average vertex has size ~1; at least 1/64, so that zero weights keep ratings finite.
+  std::vector<double> inv_size;
 
-  // A vertex's size for the rating: its weights relative to the totals (at least 1/64 of an
-  // average vertex, so that zero-weight vertices do not make every rating infinite).
-  [[nodiscard]] double size(std::int32_t u) const {
-    const std::int64_t* w = g.weights(u);
-    double s = 0.0;
-    for (int c = 0; c < g.ncon; ++c) s += static_cast<double>(w[c]) * scale[static_cast<std::size_t>(c)];
-    return std::max(s, 1.0 / 64.0);
+  void compute_sizes() {
+    std::vector<std::int64_t> total(static_cast<std::size_t>(g.ncon), 0);
+    for (std::int32_t v = 0; v < g.n; ++v)
+      for (int c = 0; c < g.ncon; ++c) total[static_cast<std::size_t>(c)] += g.weight(v, c);
+    std::vector<double> scale;
+    for (std::int64_t t : total) scale.push_back(static_cast<double>(g.n) / static_cast<double>(std::max<std::int64_t>(t, 1)));
+    inv_size.resize(static_cast<std::size_t>(g.n));
+#pragma omp parallel for schedule(static)
+    for (std::int32_t v = 0; v < g.n; ++v) {
+      double s = 0.0;
+      for (int c = 0; c < g.ncon; ++c) s += static_cast<double>(g.weight(v, c)) * scale[static_cast<std::size_t>(c)];
+      inv_size[static_cast<std::size_t>(v)] = 1.0 / std::max(s, 1.0 / 64.0);
+    }
   }
 
   [[nodiscard]] bool light(std::int32_t u) const {
@@ -98,11 +106,11 @@ struct Matcher {
       }
       std::int32_t best = kUnmatched;
       double best_rating = 0.0, heaviest = 0.0;
-      const double su = size(u);
+      // u's own size is the same factor in all its ratings: left out.
       for (std::int64_t e = g.begin(u); e < g.end(u); ++e) {
         const std::int32_t v = g.nbr(e);
         const auto w = static_cast<double>(g.ewgt(e));
-        const double rating = w * w / (su * size(v));
+        const double rating = w * w * inv_size[static_cast<std::size_t>(v)];
         if (!whole && (v < lo || v >= hi)) {
           if (rating > heaviest && fits(u, v)) heaviest = rating;
           continue;
@@ -146,12 +154,7 @@ struct Matcher {
 CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_vwgt, std::uint64_t seed) {
   const std::int32_t n = g.n;
   Matcher m{g, max_vwgt, std::vector<std::int32_t>(static_cast<std::size_t>(n), kUnmatched), {}};
-  {
-    std::vector<std::int64_t> total(static_cast<std::size_t>(g.ncon), 0);
-    for (std::int32_t v = 0; v < n; ++v)
-      for (int c = 0; c < g.ncon; ++c) total[static_cast<std::size_t>(c)] += g.weight(v, c);
-    for (std::int64_t t : total) m.scale.push_back(static_cast<double>(n) / static_cast<double>(std::max<std::int64_t>(t, 1)));
-  }
+  m.compute_sizes();
   const std::int32_t blocks = (n + kBlock - 1) / kBlock;
   std::vector<std::int32_t> islands;
   if (blocks > 1) {
@@ -213,7 +216,8 @@ CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_v
   }
 
   const auto ncon = static_cast<std::size_t>(g.ncon);
-  CsrGraph& c = out.graph;
+  CoarseLevel& c = out;
+  c.n = cn;
   c.ncon = g.ncon;
   c.vwgt.assign(static_cast<std::size_t>(cn) * ncon, 0);
   // Upper bounds of the coarse degrees (the fine degrees), to fill every row in place.
@@ -222,13 +226,12 @@ CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_v
     const std::int32_t a = first[static_cast<std::size_t>(i)], b = second[static_cast<std::size_t>(i)];
     ub[static_cast<std::size_t>(i) + 1] = ub[static_cast<std::size_t>(i)] + (g.end(a) - g.begin(a)) + (a != b ? g.end(b) - g.begin(b) : 0);
   }
-  // Rows are built at their upper-bound offsets in scratch buffers (in parallel, uninitialised:
-  // the fill touches their pages from every thread), then copied to their exact places.
+  // Rows are built at their upper-bound offsets (in parallel), then compacted in place.
   const auto bound = static_cast<std::size_t>(ub[static_cast<std::size_t>(cn)]);
-  std::unique_ptr<std::int32_t[]> adj_buf(new std::int32_t[bound]);
-  std::unique_ptr<std::int64_t[]> wgt_buf(new std::int64_t[bound]);
-  std::int32_t* adj = adj_buf.get();
-  std::int64_t* wgt = wgt_buf.get();
+  c.adjncy.allocate(bound);
+  c.adjwgt.allocate(bound);
+  std::int32_t* adj = c.adjncy.data.get();
+  std::int64_t* wgt = c.adjwgt.data.get();
   std::vector<std::int64_t> deg(static_cast<std::size_t>(cn));
 #pragma omp parallel
   {
@@ -262,16 +265,16 @@ CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_v
       deg[static_cast<std::size_t>(i)] = pos - start;
     }
   }
+  // Compaction moves every row down, never past the start of a row not yet moved: sequential.
   c.xadj.assign(static_cast<std::size_t>(cn) + 1, 0);
-  for (std::int32_t i = 0; i < cn; ++i) c.xadj[static_cast<std::size_t>(i) + 1] = c.xadj[static_cast<std::size_t>(i)] + deg[static_cast<std::size_t>(i)];
-  c.adjncy.resize(static_cast<std::size_t>(c.xadj[static_cast<std::size_t>(cn)]));
-  c.adjwgt.resize(c.adjncy.size());
-#pragma omp parallel for schedule(static)
   for (std::int32_t i = 0; i < cn; ++i) {
-    const std::int64_t src = ub[static_cast<std::size_t>(i)], len = deg[static_cast<std::size_t>(i)];
-    const auto dst = static_cast<std::ptrdiff_t>(c.xadj[static_cast<std::size_t>(i)]);
-    std::copy(adj + src, adj + src + len, c.adjncy.begin() + dst);
-    std::copy(wgt + src, wgt + src + len, c.adjwgt.begin() + dst);
+    const std::int64_t src = ub[static_cast<std::size_t>(i)], dst = c.xadj[static_cast<std::size_t>(i)];
+    const std::int64_t len = deg[static_cast<std::size_t>(i)];
+    if (src != dst) {
+      std::copy(adj + src, adj + src + len, adj + dst);
+      std::copy(wgt + src, wgt + src + len, wgt + dst);
+    }
+    c.xadj[static_cast<std::size_t>(i) + 1] = dst + len;
   }
   return out;
 }

@@ -5,16 +5,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numeric>
+#include <queue>
 #include <string>
+#include <tuple>
 
 #include "hpart/error.hpp"
 
 namespace hpart::graphk {
 namespace {
 
-// METIS here is built with 32-bit idx_t, and sums weights in idx_t: totals are scaled below
+// METIS sums weights in idx_t (32 bits in Debian's build): totals are scaled below
 // 2^29 so that no sum of METIS's overflows. Only the initial partition sees the scaled weights;
 // the refinement above works with the exact ones.
 constexpr double kMetisWeightLimit = static_cast<double>(std::int64_t{1} << 29);
@@ -42,31 +43,25 @@ std::vector<part_t> pack_vertices(const GraphView& g, const Balance& b) {
     return h;
   };
   std::stable_sort(order.begin(), order.end(), [&](std::int32_t x, std::int32_t y) { return heft(x) > heft(y); });
+  // Parts in a min-heap: empty ones first (largest share first, so that with n <= k the
+  // heaviest vertices get the largest parts), then by relative load (ties: the lower part).
+  // O(n log k), so that edgeless graphs of many vertices into many parts stay cheap.
   std::vector<std::int64_t> pw(static_cast<std::size_t>(b.k) * static_cast<std::size_t>(g.ncon), 0);
-  std::vector<std::int32_t> count(static_cast<std::size_t>(b.k), 0);
+  using Key = std::tuple<int, double, part_t>;
+  std::priority_queue<Key, std::vector<Key>, std::greater<Key>> parts;
+  for (part_t p = 0; p < b.k; ++p) parts.emplace(0, -b.share[static_cast<std::size_t>(p)], p);
   std::vector<part_t> part(static_cast<std::size_t>(g.n), 0);
   for (std::int32_t v : order) {
-    part_t best = 0;
-    double best_load = std::numeric_limits<double>::infinity();
-    std::int32_t best_count = 0;
-    for (part_t p = 0; p < b.k; ++p) {
-      double load = 0.0;
-      for (int c = 0; c < g.ncon; ++c) {
-        const std::size_t i = b.at(p, c);
-        load = std::max(load, static_cast<double>(pw[i] + g.weight(v, c)) / std::max(b.target[i], 1e-300));
-      }
-      // Empty parts first (so that n <= k gives every vertex its own part), then the least load.
-      const std::int32_t cnt = count[static_cast<std::size_t>(p)];
-      const bool better = (cnt == 0) != (best_count == 0) ? cnt == 0 : load < best_load;
-      if (p == 0 || better) {
-        best = p;
-        best_load = load;
-        best_count = cnt;
-      }
+    const part_t p = std::get<2>(parts.top());
+    parts.pop();
+    part[static_cast<std::size_t>(v)] = p;
+    double load = 0.0;
+    for (int c = 0; c < g.ncon; ++c) {
+      const std::size_t i = b.at(p, c);
+      pw[i] += g.weight(v, c);
+      load = std::max(load, static_cast<double>(pw[i]) / std::max(b.target[i], 1e-300));
     }
-    part[static_cast<std::size_t>(v)] = best;
-    ++count[static_cast<std::size_t>(best)];
-    for (int c = 0; c < g.ncon; ++c) pw[b.at(best, c)] += g.weight(v, c);
+    parts.emplace(1, load, p);
   }
   return part;
 }

@@ -19,9 +19,9 @@ struct InitialOptions {
 
 std::vector<part_t> initial_partition(const GraphView& g, const Balance& b, const InitialOptions& o);
 
-// Each vertex to the part of least relative load after adding it, heaviest vertices first
-// (ties: the lower part), so that with n <= k every vertex has a part of its own, the largest
-// shares first. Used where there is no edge to guide a cut.
+// Heaviest vertices first, each to an empty part (the largest share first) while there is one,
+// then to the part of least relative load (ties: the lower part): with n <= k every vertex has
+// a part of its own. Used where there is no edge to guide a cut.
 std::vector<part_t> pack_vertices(const GraphView& g, const Balance& b);
 
 }  // namespace hpart::graphk

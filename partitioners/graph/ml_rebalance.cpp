@@ -134,8 +134,11 @@ double Refiner::potential_change(part_t p, const std::int64_t* add, const std::i
 // METIS k-way ends 10-12% above the targets for any seed; this reaches < 3%.
 bool Refiner::exchange_rebalance() {
   if (within_bounds(b_, pw_)) return true;
-  repaired_ = true;
   const std::int32_t n = g_.n;
+  // Every step looks at all vertices: small graphs only. In the multilevel scheme that is the
+  // coarsest level, whose balance projection then carries to every finer level.
+  if (n > kExchangeMaxVertices) return false;
+  repaired_ = true;
   const auto kk = static_cast<std::size_t>(b_.k);
   std::int64_t wsum = 0;
   for (std::int64_t w : g_.adjwgt) wsum += w;
@@ -146,7 +149,7 @@ bool Refiner::exchange_rebalance() {
     const double loss = 1.0 + static_cast<double>(std::max<std::int64_t>(-gain, 0)) / mean_edge;
     return delta < 0.0 ? delta / loss : delta * loss;
   };
-  const bool exchanges = n <= kExchangeMaxVertices && static_cast<std::int64_t>(n) * b_.k <= kSwapMaxTable;
+  const bool exchanges = static_cast<std::int64_t>(n) * b_.k <= kSwapMaxTable;
   const bool everywhere = n <= kEveningMaxVertices;
   auto above_target = [&](part_t a, std::int32_t v) {
     for (int c = 0; c < g_.ncon; ++c) {
@@ -206,8 +209,8 @@ bool Refiner::exchange_rebalance() {
   double best_excess = worst_excess(p, cw), best_phi = potential();
   const std::int64_t tenure = std::min<std::int64_t>(kTabuTenure, n / 4 + 1);
   const std::int64_t steps = std::min<std::int64_t>(kTabuSteps, 50 * static_cast<std::int64_t>(n) + 100);
-  std::int64_t since_best = 0;
-  for (std::int64_t step = 0; step < steps && since_best < kTabuPatience; ++step) {
+  std::int64_t since_best = 0, work = 0;
+  for (std::int64_t step = 0; step < steps && since_best < kTabuPatience && work < kTabuWork; ++step) {
     worst_excess(p, cw);
     double best = std::numeric_limits<double>::infinity();
     std::int32_t bv = -1, bu = -1;
@@ -219,6 +222,7 @@ bool Refiner::exchange_rebalance() {
       const std::int64_t* wv = g_.weights(v);
       const std::int64_t internal = scan(v);
       const double leave = potential_change(a, nullptr, wv);
+      work += b_.k;
       for (part_t q = 0; q < b_.k && !last(v); ++q) {
         if (q == a) continue;
         const double delta = leave + potential_change(q, wv, nullptr);
@@ -233,6 +237,7 @@ bool Refiner::exchange_rebalance() {
       }
       reset_scan();
       if (!exchanges || a != p || wv[cw] == 0) continue;
+      work += n;
       for (std::int64_t e = g_.begin(v); e < g_.end(v); ++e) adj_w[static_cast<std::size_t>(g_.nbr(e))] += g_.ewgt(e);
       for (std::int32_t u = 0; u < n; ++u) {
         const part_t q = part_[static_cast<std::size_t>(u)];

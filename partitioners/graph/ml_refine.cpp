@@ -274,15 +274,20 @@ std::int64_t Refiner::swap_pass() {
     return true;
   };
   std::vector<std::int64_t> adj_w(static_cast<std::size_t>(n), 0);
+  std::vector<std::int32_t> boundary;
   std::int64_t total = 0;
   for (int pass = 0; pass < 8; ++pass) {
+    // Only boundary vertices can take part (both must be adjacent to the other's part).
+    boundary.clear();
+    for (std::int32_t v = 0; v < n; ++v)
+      if (c(v, part_[static_cast<std::size_t>(v)]) < wdeg_[static_cast<std::size_t>(v)]) boundary.push_back(v);
     std::int64_t gained = 0;
-    for (std::int32_t v = 0; v < n; ++v) {
+    for (std::int32_t v : boundary) {
       const part_t a = part_[static_cast<std::size_t>(v)];
       std::int64_t best = 0;
       std::int32_t bu = -1;
       for (std::int64_t e = g_.begin(v); e < g_.end(v); ++e) adj_w[static_cast<std::size_t>(g_.nbr(e))] += g_.ewgt(e);
-      for (std::int32_t u = 0; u < n; ++u) {
+      for (std::int32_t u : boundary) {
         const part_t b = part_[static_cast<std::size_t>(u)];
         if (b == a || c(v, b) == 0 || c(u, a) == 0) continue;
         const std::int64_t gain = (c(v, b) - c(v, a)) + (c(u, a) - c(u, b)) - 2 * adj_w[static_cast<std::size_t>(u)];
@@ -305,7 +310,7 @@ std::int64_t Refiner::swap_pass() {
 }
 
 void Refiner::refine(const RefineParams& params) {
-  if (!rebalance() && exchange_rebalance()) rebalance();
+  if (!rebalance()) exchange_rebalance();
   fill_empty_parts();
   std::int64_t cut = prepare_fm();
   // Enough fruitless moves to climb out of a local optimum, few enough that a pass stays cheap.
@@ -318,8 +323,9 @@ void Refiner::refine(const RefineParams& params) {
     }
   };
   fm();
-  // Tight multi-constraint bounds block most single moves; exchanges still lower the cut.
-  if (g_.ncon > 1 && swap_pass() > 0) {
+  // Where balance needed the exchange search, the bounds are tight for several constraints and
+  // block most single moves; exchanges of two vertices still lower the cut.
+  if (repaired_ && swap_pass() > 0) {
     cut = prepare_fm();
     fm();
   }

@@ -27,8 +27,8 @@ class Refiner {
  public:
   Refiner(const GraphView& g, const Balance& b, std::span<part_t> part);
 
-  // Rebalance where a bound is broken, fill empty parts, FM passes (and on small graphs with
-  // several constraints, exchanges of vertex pairs, which tight bounds leave as the only moves).
+  // Rebalance where a bound is broken, fill empty parts, FM passes (and where balance needed
+  // exchange_rebalance, exchanges of vertex pairs: tight bounds leave them as the only moves).
   void refine(const RefineParams& p);
 
   // Moves vertices out of parts above their bound into parts with room; true when every bound
@@ -73,6 +73,7 @@ class Refiner {
   static constexpr std::int64_t kTabuTenure = 12;     // steps a moved vertex stays put
   static constexpr std::int64_t kTabuSteps = 20000;   // steps at most
   static constexpr std::int64_t kTabuPatience = 400;  // steps without a better state
+  static constexpr std::int64_t kTabuWork = 50'000'000;  // candidate moves looked at, at most
 
   // FM (ml_refine.cpp).
   Target evaluate(std::int32_t v, Scratch& s) const;  // best FM move of v (thread-safe)

@@ -1,8 +1,12 @@
 #pragma once
 // hpart's shared-memory multilevel graph partitioner (pure: no MPI; OpenMP inside). Coarsening by
-// size-constrained label propagation (or matching), an initial partition of the coarsest graph
-// by METIS, and on the way back up size-constrained label propagation plus boundary FM
-// refinement (cf. KaMinPar, METIS). Deterministic for a given seed and thread count.
+// heavy-edge matching, an initial partition of the coarsest graph by METIS, and on the way back
+// up rebalancing plus k-way boundary FM refinement at every level (multilevel.cpp says how and
+// why). The partition depends on the input and the seed only, not on the thread count.
+// The graph must be symmetric (every edge listed at both ends with the same weight; not
+// checked here: the distributed driver validates its input); other structural errors, negative
+// weights and out-of-range parts throw hpart::Error. Empty vwgt / adjwgt mean unit weights, and
+// vertex weights that are all zero are balanced as vertex counts.
 #include <cstdint>
 #include <vector>
 
@@ -20,11 +24,15 @@ struct MultilevelOptions {
 
 // Parts of every vertex, each in [0, parts). Honours the imbalance for every constraint whenever
 // the vertex weights allow it, and leaves no part empty when there are at least `parts` vertices.
+// With fewer vertices than parts every vertex gets a part of its own (the largest targets
+// first) and the other parts stay empty.
 std::vector<part_t> multilevel_partition(const CsrGraph& g, const MultilevelOptions& opts);
 
 // Improves an existing partition in place (fewer cut edges, balance restored to the tolerance
-// where it is violated): the refinement of the multilevel scheme on a single level. Used by the
-// distributed driver on gathered coarse graphs and by geometric+refine.
+// where it is violated, empty parts given a vertex when there are at least `parts` vertices):
+// the refinement of the multilevel scheme on a single level. The cut of a partition within the
+// tolerance and without empty parts never grows. Used by the distributed driver on gathered
+// coarse graphs and by geometric+refine.
 void refine_partition(const CsrGraph& g, std::vector<part_t>& parts, const MultilevelOptions& opts);
 
 // Total weight of cut edges (each edge once).

@@ -112,22 +112,24 @@ TEST(Multilevel, SharedGraphsMatchMetis) {
   if (ran == 0) GTEST_SKIP() << "shared graphs not found at " << graph_path("");
 }
 
-TEST(Multilevel, SameResultForOneAndTwoThreads) {
-  // 48^3 vertices: more than one matching block, so the parallel paths really run.
+TEST(Multilevel, SameResultForAnyThreadCount) {
+  // 48^3 vertices: more than one matching block, so the parallel paths really run; test.mgraph
+  // goes through the exchange search.
   std::vector<CsrGraph> graphs{grid_graph_3d(48, 48, 48)};
   if (have_graph("test.mgraph")) graphs.push_back(read_metis_graph(graph_path("test.mgraph")));
   const int saved = omp_get_max_threads();
   for (const CsrGraph& g : graphs) {
-    omp_set_num_threads(1);
-    const std::vector<part_t> one = multilevel_partition(g, options(16));
-    std::vector<part_t> refined_one = one;
-    refine_partition(g, refined_one, options(16, 0.01));
-    omp_set_num_threads(2);
-    const std::vector<part_t> two = multilevel_partition(g, options(16));
-    std::vector<part_t> refined_two = two;
-    refine_partition(g, refined_two, options(16, 0.01));
-    EXPECT_EQ(one, two);
-    EXPECT_EQ(refined_one, refined_two);
+    std::vector<std::vector<part_t>> results, refined;
+    for (int threads : {1, 2, 3}) {
+      omp_set_num_threads(threads);
+      results.push_back(multilevel_partition(g, options(16)));
+      refined.push_back(results.back());
+      refine_partition(g, refined.back(), options(16, 0.01));
+    }
+    for (std::size_t t = 1; t < results.size(); ++t) {
+      EXPECT_EQ(results[t], results[0]) << t + 1 << " threads";
+      EXPECT_EQ(refined[t], refined[0]) << t + 1 << " threads";
+    }
   }
   omp_set_num_threads(saved);
 }
@@ -217,6 +219,11 @@ TEST(Multilevel, MultiConstraintGrid) {
   const std::vector<part_t> parts = multilevel_partition(g, options(8));
   expect_valid(g, parts, 8);
   expect_balanced(g, parts, 8, 0.03);
+  // A constraint that is zero everywhere is trivially met and must not get in the way.
+  for (std::size_t v = 0; v < g.vwgt.size(); v += 2) g.vwgt[v + 1] = 0;
+  const std::vector<part_t> first_only = multilevel_partition(g, options(8));
+  expect_valid(g, first_only, 8);
+  expect_balanced(g, first_only, 8, 0.03);
 }
 
 TEST(Multilevel, OnePart) {
@@ -238,6 +245,11 @@ TEST(Multilevel, MorePartsThanVerticesLeavesPartsEmpty) {
   std::sort(sorted.begin(), sorted.end());
   EXPECT_EQ(std::unique(sorted.begin(), sorted.end()), sorted.end()) << "two vertices share a part";
   EXPECT_EQ(edge_cut(g, parts), 4);
+  // refine_partition keeps such a partition valid (it may merge vertices but never leaves [0, k)).
+  std::vector<part_t> refined = parts;
+  refine_partition(g, refined, options(8));
+  expect_valid(g, refined, 8);
+  EXPECT_LE(edge_cut(g, refined), 4);
   // The empty graph has an empty partition.
   EXPECT_TRUE(multilevel_partition(CsrGraph{}, options(4)).empty());
 }
