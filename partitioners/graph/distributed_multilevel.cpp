@@ -56,9 +56,29 @@ std::vector<part_t> block_parts(const Comm& comm, const DistLevel& L, int K) {
   return parts;
 }
 
+// One rank: the graph straight into the kernel's arrays (no level copy, no gather).
+std::vector<part_t> single_rank(const Graph& g, const GraphOptions& opts) {
+  graphk::CsrGraph all;
+  const std::size_t n = g.local_vertices();
+  all.ncon = g.ncon;
+  all.xadj.assign(g.xadj.begin(), g.xadj.end());
+  all.adjncy.assign(g.adjncy.begin(), g.adjncy.end());
+  all.vwgt = g.vwgt.empty() ? std::vector<std::int64_t>(n * static_cast<std::size_t>(g.ncon), 1)
+                            : std::vector<std::int64_t>(g.vwgt.begin(), g.vwgt.end());
+  all.adjwgt = g.adjwgt.empty() ? std::vector<std::int64_t>(g.adjncy.size(), 1)
+                                : std::vector<std::int64_t>(g.adjwgt.begin(), g.adjwgt.end());
+  graphk::MultilevelOptions mo;
+  mo.parts = opts.parts;
+  mo.imbalance = opts.imbalance;
+  mo.seed = opts.seed;
+  mo.targets.assign(opts.target_sizes.begin(), opts.target_sizes.end());
+  return graphk::multilevel_partition(all, mo);
+}
+
 }  // namespace
 
 std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, const GraphOptions& opts) {
+  if (comm.size() == 1) return single_rank(g, opts);
   const int K = opts.parts;
   const detail::Stopwatch clock;
   std::vector<DistLevel> levels;
@@ -69,8 +89,7 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
   for (std::size_t v = 0; v < levels[0].vertices(); ++v) w0 += static_cast<double>(levels[0].vwgt[v * static_cast<std::size_t>(g.ncon)]);
   MPI_Allreduce(MPI_IN_PLACE, &w0, 1, MPI_DOUBLE, MPI_SUM, comm.get());
   const auto max_cluster = static_cast<std::int64_t>(std::ceil(2.0 * w0 / static_cast<double>(limit)));
-  // One rank holds the whole graph anyway: the kernel's own coarsening is the better one.
-  while (comm.size() > 1 && levels.back().vtxdist.back() > limit && levels.size() < 16) {
+  while (levels.back().vtxdist.back() > limit && levels.size() < 16) {
     plans.push_back(std::make_unique<GhostExchange>(comm, levels.back().view()));
     DistLevel coarse;
     if (!coarsen(comm, levels.back(), *plans.back(), max_cluster, coarse)) break;
@@ -80,7 +99,7 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
   const DistLevel& coarsest = levels.back();
   const std::vector<double> limits = part_limits(comm, coarsest, K, opts.imbalance, opts.target_sizes);
   std::vector<part_t> parts;
-  if (comm.size() == 1 || coarsest.vtxdist.back() <= 4 * limit) {
+  if (coarsest.vtxdist.back() <= 4 * limit) {
     const graphk::CsrGraph all = gather_graph(comm, coarsest.view(), 0);
     std::vector<part_t> all_parts;
     if (comm.rank() == 0) {
@@ -89,7 +108,10 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
       mo.imbalance = opts.imbalance;
       mo.seed = opts.seed;
       mo.targets.assign(opts.target_sizes.begin(), opts.target_sizes.end());
+      const detail::Stopwatch kernel;
       all_parts = graphk::multilevel_partition(all, mo);
+      detail::log(comm, 2, "partition_graph graph: kernel " + std::to_string(kernel.seconds()) + " s on " +
+                               std::to_string(all.vertices()) + " vertices");
     }
     parts = scatter_parts(comm, coarsest.view(), all_parts, 0);
   } else {
