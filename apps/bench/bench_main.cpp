@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <filesystem>
 #include <cstdio>
 #include <exception>
 #include <sstream>
@@ -186,8 +187,13 @@ int run(int argc, char** argv, int rank) {
   hier.grid = grid;
   hier.topology = cli.topology;
   if (hier_graph) {
-    hier.grid.cases.push_back("graph");
     hier.graph_file = cli.graphs.empty() ? std::string(HPART_SHARED_GRAPHS) + "/delaunay_n15.graph" : cli.graphs.front();
+    // By default only where the shared graphs are (asked for by name, a missing file is an error).
+    const bool asked = std::find(cli.cases.begin(), cli.cases.end(), "graph") != cli.cases.end();
+    if (asked || std::filesystem::exists(hier.graph_file))
+      hier.grid.cases.push_back("graph");
+    else if (rank == 0)
+      std::printf("[hier] case graph skipped: %s not found\n", hier.graph_file.c_str());
   }
   if (!problem.empty()) {
     if (rank == 0) std::fprintf(stderr, "hpart-bench: %s\n", problem.c_str());
