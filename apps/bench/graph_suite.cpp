@@ -202,22 +202,8 @@ void run_zoltan(const hpart::Comm& comm, const GraphSuiteConfig& cfg, const Grap
   }
   objects.global_n = gc.file.global_vertices;
   ZoltanPartitioner z(comm.get(), K, objects, g, 0.03);
-  std::string problem;
   CallStats stats;
-  try {
-    stats = measure_calls(comm.get(), cfg.reps, reset_works, [&] { z.free_lists(); }, [&] { z.partition(); });
-  } catch (const std::exception& e) {
-    problem = e.what();
-  }
-  std::vector<hpart::part_t> parts;
-  if (problem.empty()) {
-    try {
-      parts = z.take_parts();
-    } catch (const std::exception& e) {
-      problem = e.what();
-    }
-  }
-  comm.agree(problem.empty() ? hpart::ErrorCode::ok : hpart::ErrorCode::internal, problem);
+  std::vector<hpart::part_t> parts = partition_measured(comm, z, cfg.reps, reset_works, stats);
   sink.add(record(comm, cfg, gc, K, "zoltan", "phg", stats, std::move(parts), progress));
 }
 #endif

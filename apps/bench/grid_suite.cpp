@@ -226,16 +226,8 @@ void run_zoltan(const hpart::Comm& comm, const GridSuiteConfig& cfg, const GridC
   }
   pts.global_n = gc.grid.domain().volume();
   ZoltanPartitioner z(comm.get(), "rcb", cfg.parts, pts);
-  const CallStats stats =
-      measure_calls(comm.get(), cfg.reps, reset_works, [&] { z.free_lists(); }, [&] { z.partition(); });
-  std::vector<hpart::part_t> parts;
-  std::string problem;
-  try {
-    parts = z.take_parts();
-  } catch (const std::exception& e) {
-    problem = e.what();
-  }
-  comm.agree(problem.empty() ? hpart::ErrorCode::ok : hpart::ErrorCode::internal, problem);
+  CallStats stats;
+  std::vector<hpart::part_t> parts = partition_measured(comm, z, cfg.reps, reset_works, stats);
   Record r = base_record(comm, cfg, gc, "zoltan", "rcb", stats);
   finish(comm, gc, std::move(parts), r, progress, sink);
 }

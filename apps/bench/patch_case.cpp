@@ -91,16 +91,8 @@ void run_zoltan(const hpart::Comm& comm, const GridSuiteConfig& cfg, const Local
   }
   pts.global_n = static_cast<long long>(L.level.boxes.size());
   ZoltanPartitioner z(comm.get(), "rcb", cfg.parts, pts);
-  const CallStats stats =
-      measure_calls(comm.get(), cfg.reps, reset_works, [&] { z.free_lists(); }, [&] { z.partition(); });
-  std::vector<hpart::part_t> parts;
-  std::string problem;
-  try {
-    parts = z.take_parts();
-  } catch (const std::exception& e) {
-    problem = e.what();
-  }
-  comm.agree(problem.empty() ? hpart::ErrorCode::ok : hpart::ErrorCode::internal, problem);
+  CallStats stats;
+  std::vector<hpart::part_t> parts = partition_measured(comm, z, cfg.reps, reset_works, stats);
   sink.add(record_for(comm, cfg, L, "zoltan", "rcb", stats, std::move(parts), progress));
 }
 #endif

@@ -110,16 +110,8 @@ void run_zoltan(const hpart::Comm& comm, const PointsSuiteConfig& cfg, const Cas
                 const char* method, bool reset_works, RecordSink& sink) {
   Progress progress(comm, "points", to_string(c), std::string("zoltan ") + method);
   ZoltanPartitioner z(comm.get(), method, cfg.parts, in.pts);
-  const CallStats stats =
-      measure_calls(comm.get(), cfg.reps, reset_works, [&] { z.free_lists(); }, [&] { z.partition(); });
-  std::vector<hpart::part_t> parts;
-  std::string problem;
-  try {
-    parts = z.take_parts();
-  } catch (const std::exception& e) {
-    problem = e.what();
-  }
-  comm.agree(problem.empty() ? hpart::ErrorCode::ok : hpart::ErrorCode::internal, problem);
+  CallStats stats;
+  std::vector<hpart::part_t> parts = partition_measured(comm, z, cfg.reps, reset_works, stats);
   const hpart::Partition eval = hpart::evaluate_partition(comm, std::move(parts), cfg.parts, in.pts.weights, 1);
   Record r = base_record(comm, cfg, in, c, "zoltan", method, stats);
   r.imbalance = eval.metrics.imbalance.at(0);

@@ -194,4 +194,24 @@ void ZoltanPartitioner::free_lists() {
   z.have_lists = false;
 }
 
+std::vector<hpart::part_t> partition_measured(const hpart::Comm& comm, ZoltanPartitioner& z, int reps, bool reset_works,
+                                              CallStats& stats) {
+  std::string problem;
+  try {
+    stats = measure_calls(comm.get(), reps, reset_works, [&] { z.free_lists(); }, [&] { z.partition(); });
+  } catch (const std::exception& e) {
+    problem = e.what();
+  }
+  std::vector<hpart::part_t> parts;
+  if (problem.empty()) {
+    try {
+      parts = z.take_parts();
+    } catch (const std::exception& e) {
+      problem = e.what();
+    }
+  }
+  comm.agree(problem.empty() ? hpart::ErrorCode::ok : hpart::ErrorCode::internal, problem);
+  return parts;
+}
+
 }  // namespace hpart_bench

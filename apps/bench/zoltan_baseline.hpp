@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "call_measurement.hpp"
+#include "hpart/comm.hpp"
 #include "hpart/graph.hpp"
 #include "hpart/types.hpp"
 #include "point_generators.hpp"
@@ -45,5 +47,10 @@ class ZoltanPartitioner {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// Collective: z.partition() timed over `reps` (measure_calls), then the parts. A Zoltan failure
+// on any rank (in either step) becomes the same hpart::Error on every rank.
+std::vector<hpart::part_t> partition_measured(const hpart::Comm& comm, ZoltanPartitioner& z, int reps, bool reset_works,
+                                              CallStats& stats);
 
 }  // namespace hpart_bench
