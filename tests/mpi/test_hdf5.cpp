@@ -20,6 +20,7 @@
 #include "hpart/hpart.hpp"
 #include "test_grids.hpp"
 #include "test_points.hpp"
+#include "test_world.hpp"
 
 #ifndef HPART_TEST_DIR
 #error "HPART_TEST_DIR must name a scratch directory"
@@ -31,14 +32,7 @@ using hpart::testing::LocalPoints;
 using hpart::testing::make_points;
 using hpart::testing::Shape;
 
-struct Ctx {
-  MPI_Comm comm = MPI_COMM_WORLD;
-  int rank = 0, size = 1;
-  explicit Ctx(MPI_Comm c = MPI_COMM_WORLD) : comm(c) {
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-  }
-};
+using Ctx = hpart::testing::World;
 
 // A scratch path unique per test, rank count and communicator colour (ctest may run np 1..4 at once).
 std::string scratch(const std::string& name, int colour = 0) {
