@@ -242,35 +242,19 @@ TEST(PatchNeighbours, AgreeWithACellByCellCount) {
 }
 
 TEST(PatchPartition, WorksOnSubCommunicators) {
-  const World w;
-  MPI_Comm half;
-  const int colour = w.rank % 2;
-  MPI_Comm_split(w.comm, colour, w.rank, &half);
-  int hr = 0, hs = 1;
-  MPI_Comm_rank(half, &hr);
-  MPI_Comm_size(half, &hs);
+  const hpart::testing::HalfWorld h;
+  const int colour = h.colour, hr = h.rank, hs = h.size;
+  const MPI_Comm half = h.comm;
   const Level L = make_level(2, {64 + 16 * colour, 48, 1}, 16);
   const LocalLevel local = local_level(L, share(L.boxes.size(), hr, hs));
   hpart::PatchOptions opts;
   opts.parts = 3 + colour;
   const auto p = hpart::partition_patches(hpart::Comm(half), local.list, opts);
   EXPECT_EQ(p.partition.metrics.objects, static_cast<long long>(L.boxes.size()));
-  MPI_Comm_free(&half);
 }
 
 // Bad input: the same hpart::Error on every rank (the bad patch sits on the last rank only).
-template <class F>
-void expect_error(F&& call, const std::string& what) {
-  const World w;
-  bool thrown = false;
-  try {
-    call();
-  } catch (const hpart::Error& e) {
-    thrown = true;
-    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << "rank " << w.rank << ": " << e.what();
-  }
-  EXPECT_TRUE(thrown) << "rank " << w.rank << ": expected an error containing '" << what << "'";
-}
+using hpart::testing::expect_error_everywhere;
 
 TEST(PatchBadInput, BoxesCostsAndOptions) {
   const World w;
@@ -280,7 +264,7 @@ TEST(PatchBadInput, BoxesCostsAndOptions) {
   hpart::PatchOptions opts;
   opts.parts = 4;
   auto run = [&](const hpart::PatchList& list, const std::string& what) {
-    expect_error([&] { (void)hpart::partition_patches(comm, list, opts); }, what);
+    expect_error_everywhere([&] { (void)hpart::partition_patches(comm, list, opts); }, what);
   };
   {
     LocalLevel l = local_level(L, share(L.boxes.size(), w.rank, w.size));
@@ -342,9 +326,9 @@ TEST(PatchBadInput, BoxesCostsAndOptions) {
     run(l.list, "parts");
     opts.parts = 4;
     const auto p = hpart::partition_patches(comm, l.list, opts);
-    expect_error([&] { (void)hpart::patch_neighbours(comm, l.list, p, -1); }, "halo width");
+    expect_error_everywhere([&] { (void)hpart::patch_neighbours(comm, l.list, p, -1); }, "halo width");
   }
-  expect_error([] { (void)hpart::patch_method_from_string("greedy"); }, "unknown patch method");
+  expect_error_everywhere([] { (void)hpart::patch_method_from_string("greedy"); }, "unknown patch method");
 }
 
 }  // namespace

@@ -1,7 +1,13 @@
 #pragma once
 // The communicator a test runs on (MPI_COMM_WORLD under the MPI test main, or a sub-communicator),
-// this process's rank in it and its size.
+// this process's rank in it and its size; the world split in two halves; and the check that a
+// call throws the same hpart::Error on every rank.
+#include <gtest/gtest.h>
 #include <mpi.h>
+
+#include <string>
+
+#include "hpart/error.hpp"
 
 namespace hpart::testing {
 
@@ -13,5 +19,38 @@ struct World {
     MPI_Comm_size(comm, &size);
   }
 };
+
+// The world split by rank parity (colour 0: even ranks, 1: odd), freed at scope exit: every
+// partitioner is tested on a sub-communicator this way.
+struct HalfWorld {
+  int colour = 0;
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = 0, size = 1;
+  HalfWorld() {
+    const World w;
+    colour = w.rank % 2;
+    MPI_Comm_split(w.comm, colour, w.rank, &comm);
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+  }
+  ~HalfWorld() { MPI_Comm_free(&comm); }
+  HalfWorld(const HalfWorld&) = delete;
+  HalfWorld& operator=(const HalfWorld&) = delete;
+};
+
+// `call` must throw an hpart::Error whose message contains `what`, on this rank (every rank runs
+// this, so together they check that no rank is left without the error, or hanging).
+template <class F>
+void expect_error_everywhere(F&& call, const std::string& what) {
+  const World w;
+  bool thrown = false;
+  try {
+    call();
+  } catch (const hpart::Error& e) {
+    thrown = true;
+    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << "rank " << w.rank << ": " << e.what();
+  }
+  EXPECT_TRUE(thrown) << "rank " << w.rank << ": expected an error containing '" << what << "'";
+}
 
 }  // namespace hpart::testing
