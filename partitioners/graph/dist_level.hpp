@@ -26,13 +26,6 @@ struct DistLevel {
 // The input graph with explicit unit weights where it has none.
 DistLevel copy_level(const Graph& g);
 
-// Collective: clusters of this rank's vertices by size-constrained label propagation among local
-// neighbours (cluster weight <= max_weight in the first constraint), contracted into the next
-// level. Returns false (and leaves `coarse` empty) when no rank shrank its block by 10%.
-// `ghosts` is the fine level's ghost plan (built once per level, shared with refine).
-bool coarsen(const Comm& comm, const DistLevel& fine, const GhostExchange& ghosts, std::int64_t max_weight,
-             DistLevel& coarse);
-
 // Collective: size-constrained label propagation refinement of `parts` (this level's local
 // vertices), then a balance repair so that every part weighs <= limits[part * ncon + c].
 void refine(const Comm& comm, const DistLevel& level, const GhostExchange& ghosts, int K,

@@ -161,4 +161,19 @@ void refine(const Comm& comm, const DistLevel& L, const GhostExchange& ghosts, i
   }
 }
 
+DistLevel copy_level(const Graph& g) {
+  DistLevel L;
+  L.vtxdist.assign(g.vtxdist.begin(), g.vtxdist.end());
+  L.xadj.assign(g.xadj.begin(), g.xadj.end());
+  L.adjncy.assign(g.adjncy.begin(), g.adjncy.end());
+  L.ncon = g.ncon;
+  const std::size_t n = g.local_vertices();
+  L.vwgt = g.vwgt.empty() ? std::vector<std::int64_t>(n * static_cast<std::size_t>(g.ncon), 1)
+                          : std::vector<std::int64_t>(g.vwgt.begin(), g.vwgt.end());
+  L.adjwgt = g.adjwgt.empty() ? std::vector<std::int64_t>(g.adjncy.size(), 1)
+                              : std::vector<std::int64_t>(g.adjwgt.begin(), g.adjwgt.end());
+  return L;
+}
+
+
 }  // namespace hpart::graph

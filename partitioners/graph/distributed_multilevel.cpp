@@ -9,6 +9,7 @@
 
 #include "core/log.hpp"
 #include "core/validate.hpp"
+#include "graph/block_level.hpp"
 #include "graph/dist_level.hpp"
 #include "graph/gathered_graph.hpp"
 #include "graph/multilevel.hpp"
@@ -23,12 +24,11 @@ namespace {
 std::int64_t gather_limit(int K) { return std::max<std::int64_t>(std::int64_t{1} << 17, 100LL * K); }
 
 // Per part and constraint: (1 + imbalance) x total x the part's share.
-std::vector<double> part_limits(const Comm& comm, const DistLevel& L, int K, double imbalance,
+std::vector<double> part_limits(const Comm& comm, std::span<const std::int64_t> vwgt, int ncon, int K, double imbalance,
                                 std::span<const double> targets) {
-  const auto nc = static_cast<std::size_t>(L.ncon);
+  const auto nc = static_cast<std::size_t>(ncon);
   std::vector<double> total(nc, 0.0);
-  for (std::size_t v = 0; v < L.vertices(); ++v)
-    for (std::size_t c = 0; c < nc; ++c) total[c] += static_cast<double>(L.vwgt[v * nc + c]);
+  for (std::size_t i = 0; i < vwgt.size(); ++i) total[i % nc] += static_cast<double>(vwgt[i]);
   MPI_Allreduce(MPI_IN_PLACE, total.data(), static_cast<int>(nc), MPI_DOUBLE, MPI_SUM, comm.get());
   const std::vector<double> share = detail::normalised_targets(targets, K);
   std::vector<double> limits(static_cast<std::size_t>(K) * nc);
@@ -39,34 +39,40 @@ std::vector<double> part_limits(const Comm& comm, const DistLevel& L, int K, dou
 
 // When coarsening stalls above the gather limit (blocks with few local edges), an initial
 // partition without gathering: consecutive global ids cut at equal weight, then refinement.
-std::vector<part_t> block_parts(const Comm& comm, const DistLevel& L, int K) {
-  const auto nc = static_cast<std::size_t>(L.ncon);
+std::vector<part_t> id_block_parts(const Comm& comm, const BlockLevel& L, int K) {
+  const auto nc = static_cast<std::size_t>(L.graph.ncon);
+  const auto n = static_cast<std::size_t>(L.n);
   double mine = 0.0, before = 0.0, total = 0.0;
-  for (std::size_t v = 0; v < L.vertices(); ++v) mine += static_cast<double>(L.vwgt[v * nc]);
+  for (std::size_t v = 0; v < n; ++v) mine += static_cast<double>(L.graph.vwgt[v * nc]);
   MPI_Exscan(&mine, &before, 1, MPI_DOUBLE, MPI_SUM, comm.get());
   if (comm.rank() == 0) before = 0.0;
   MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, comm.get());
-  std::vector<part_t> parts(L.vertices());
+  std::vector<part_t> parts(n);
   double at = before;
-  for (std::size_t v = 0; v < L.vertices(); ++v) {
-    const double mid = at + 0.5 * static_cast<double>(L.vwgt[v * nc]);
+  for (std::size_t v = 0; v < n; ++v) {
+    const double w = static_cast<double>(L.graph.vwgt[v * nc]);
+    const double mid = at + 0.5 * w;
     parts[v] = std::clamp(static_cast<part_t>(total > 0 ? mid / total * K : 0), part_t{0}, static_cast<part_t>(K - 1));
-    at += static_cast<double>(L.vwgt[v * nc]);
+    at += w;
   }
   return parts;
 }
 
-// One rank: the graph straight into the kernel's arrays (no level copy, no gather).
+// One rank: the graph straight into the kernel's arrays (no level copy, no gather); missing
+// weights stay missing (the kernel reads them as unit weights).
 std::vector<part_t> single_rank(const Graph& g, const GraphOptions& opts) {
   graphk::CsrGraph all;
-  const std::size_t n = g.local_vertices();
   all.ncon = g.ncon;
   all.xadj.assign(g.xadj.begin(), g.xadj.end());
-  all.adjncy.assign(g.adjncy.begin(), g.adjncy.end());
-  all.vwgt = g.vwgt.empty() ? std::vector<std::int64_t>(n * static_cast<std::size_t>(g.ncon), 1)
-                            : std::vector<std::int64_t>(g.vwgt.begin(), g.vwgt.end());
-  all.adjwgt = g.adjwgt.empty() ? std::vector<std::int64_t>(g.adjncy.size(), 1)
-                                : std::vector<std::int64_t>(g.adjwgt.begin(), g.adjwgt.end());
+  const auto m = static_cast<std::int64_t>(g.adjncy.size());
+  all.adjncy.resize(g.adjncy.size());
+  all.adjwgt.resize(g.adjwgt.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t e = 0; e < m; ++e) {
+    all.adjncy[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(g.adjncy[static_cast<std::size_t>(e)]);
+    if (!g.adjwgt.empty()) all.adjwgt[static_cast<std::size_t>(e)] = g.adjwgt[static_cast<std::size_t>(e)];
+  }
+  all.vwgt.assign(g.vwgt.begin(), g.vwgt.end());
   graphk::MultilevelOptions mo;
   mo.parts = opts.parts;
   mo.imbalance = opts.imbalance;
@@ -81,26 +87,30 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
   if (comm.size() == 1) return single_rank(g, opts);
   const int K = opts.parts;
   const detail::Stopwatch clock;
-  std::vector<DistLevel> levels;
-  std::vector<std::unique_ptr<GhostExchange>> plans;  // per level, built once
-  levels.push_back(copy_level(g));
+  std::vector<BlockLevel> levels;
+  levels.push_back(finest_block(comm, g));
   const std::int64_t limit = gather_limit(K);
+  const auto nc = static_cast<std::size_t>(g.ncon);
+  const std::span<const std::int64_t> fine_w(levels[0].graph.vwgt.data(), static_cast<std::size_t>(levels[0].n) * nc);
   double w0 = 0.0;
-  for (std::size_t v = 0; v < levels[0].vertices(); ++v) w0 += static_cast<double>(levels[0].vwgt[v * static_cast<std::size_t>(g.ncon)]);
+  for (std::size_t i = 0; i < fine_w.size(); i += nc) w0 += static_cast<double>(fine_w[i]);
   MPI_Allreduce(MPI_IN_PLACE, &w0, 1, MPI_DOUBLE, MPI_SUM, comm.get());
+  const std::vector<double> limits = part_limits(comm, fine_w, g.ncon, K, opts.imbalance, opts.target_sizes);
+  // Clusters up to twice an average vertex of a graph at the gather limit.
   const auto max_cluster = static_cast<std::int64_t>(std::ceil(2.0 * w0 / static_cast<double>(limit)));
-  while (levels.back().vtxdist.back() > limit && levels.size() < 16) {
-    plans.push_back(std::make_unique<GhostExchange>(comm, levels.back().view()));
-    DistLevel coarse;
-    if (!coarsen(comm, levels.back(), *plans.back(), max_cluster, coarse)) break;
+  while (levels.back().vtxdist.back() > limit && levels.size() < 24) {
+    BlockLevel coarse;
+    const std::uint64_t seed = static_cast<std::uint64_t>(opts.seed) * 1000003ULL + 7919ULL * static_cast<std::uint64_t>(comm.rank()) + levels.size();
+    if (!coarsen_block(comm, levels.back(), max_cluster, seed, coarse)) break;
     levels.push_back(std::move(coarse));
   }
   const double coarsen_s = clock.seconds();
-  const DistLevel& coarsest = levels.back();
-  const std::vector<double> limits = part_limits(comm, coarsest, K, opts.imbalance, opts.target_sizes);
+  const BlockLevel& coarsest = levels.back();
   std::vector<part_t> parts;
   if (coarsest.vtxdist.back() <= 4 * limit) {
-    const graphk::CsrGraph all = gather_graph(comm, coarsest.view(), 0);
+    const BlockLevel::Arrays arrays = coarsest.global_arrays(comm.rank());
+    const Graph view = arrays.view(coarsest.vtxdist, g.ncon);
+    const graphk::CsrGraph all = gather_graph(comm, view, 0);
     std::vector<part_t> all_parts;
     if (comm.rank() == 0) {
       graphk::MultilevelOptions mo;
@@ -113,24 +123,27 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
       detail::log(comm, 2, "partition_graph graph: kernel " + std::to_string(kernel.seconds()) + " s on " +
                                std::to_string(all.vertices()) + " vertices");
     }
-    parts = scatter_parts(comm, coarsest.view(), all_parts, 0);
+    parts = scatter_parts(comm, view, all_parts, 0);
   } else {
     detail::log(comm, 1, "partition_graph: coarsening stalled at " + std::to_string(coarsest.vtxdist.back()) +
                              " vertices (few local edges); starting from id blocks");
-    parts = block_parts(comm, coarsest, K);
-    refine(comm, coarsest, GhostExchange(comm, coarsest.view()), K, limits, 12, parts);
+    parts = id_block_parts(comm, coarsest, K);
+    for (int round = 0; round < 3; ++round) refine_blocks(comm, coarsest, K, limits, parts);
   }
   const double initial_s = clock.seconds() - coarsen_s;
+  const std::size_t depth = levels.size();
+  const gid_t coarsest_vertices = coarsest.vtxdist.back();
   for (std::size_t l = levels.size() - 1; l >= 1; --l) {
-    const DistLevel& fine = levels[l - 1];
-    std::vector<part_t> fine_parts(fine.vertices());
-    for (std::size_t v = 0; v < fine_parts.size(); ++v) fine_parts[v] = parts[static_cast<std::size_t>(levels[l].coarse_of[v])];
+    const BlockLevel& fine = levels[l - 1];
+    std::vector<part_t> fine_parts(static_cast<std::size_t>(fine.n));
+    for (std::size_t v = 0; v < fine_parts.size(); ++v) fine_parts[v] = parts[static_cast<std::size_t>(fine.coarse_of[v])];
     parts = std::move(fine_parts);
-    refine(comm, fine, *plans[l - 1], K, limits, 6, parts);
+    levels.pop_back();  // the coarser level is no longer needed
+    refine_blocks(comm, fine, K, limits, parts);
   }
   detail::log(comm, 1,
-              "partition_graph graph: " + std::to_string(levels.size()) + " distributed levels (coarsest " +
-                  std::to_string(coarsest.vtxdist.back()) + " vertices), coarsen " + std::to_string(coarsen_s) +
+              "partition_graph graph: " + std::to_string(depth) + " distributed levels (coarsest " +
+                  std::to_string(coarsest_vertices) + " vertices), coarsen " + std::to_string(coarsen_s) +
                   " s, initial " + std::to_string(initial_s) + " s, refine " +
                   std::to_string(clock.seconds() - coarsen_s - initial_s) + " s");
   return parts;
@@ -149,7 +162,7 @@ std::vector<part_t> geometric_refine(const Comm& comm, const Graph& g, const Gra
   o.target_sizes = opts.target_sizes;
   std::vector<part_t> parts = partition(comm, PointSet{g.coords, g.dim, w, 1, ids}, o).parts;
   refine(comm, L, GhostExchange(comm, L.view()), opts.parts,
-         part_limits(comm, L, opts.parts, opts.imbalance, opts.target_sizes), 10, parts);
+         part_limits(comm, L.vwgt, L.ncon, opts.parts, opts.imbalance, opts.target_sizes), 10, parts);
   return parts;
 }
 

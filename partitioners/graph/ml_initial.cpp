@@ -75,9 +75,10 @@ std::vector<part_t> initial_partition(const GraphView& g, const Balance& b, cons
   std::vector<idx_t> xadj(g.xadj.size());
   for (std::size_t i = 0; i < xadj.size(); ++i) xadj[i] = static_cast<idx_t>(g.xadj[i]);
   std::vector<idx_t> adjncy(g.adjncy.begin(), g.adjncy.end());
+  // Unit edge weights (an uncoarsened input without them): METIS takes none as unit too.
   double etotal = 0.0;
   for (std::int64_t w : g.adjwgt) etotal += static_cast<double>(w);
-  std::vector<idx_t> adjwgt = scaled(g.adjwgt, 1, 0, etotal, 1);
+  std::vector<idx_t> adjwgt = g.adjwgt.empty() ? std::vector<idx_t>() : scaled(g.adjwgt, 1, 0, etotal, 1);
   std::vector<idx_t> vwgt(static_cast<std::size_t>(g.n) * nc);
   for (std::size_t c = 0; c < nc; ++c) {
     const std::vector<idx_t> wc = scaled(g.vwgt, nc, c, static_cast<double>(b.total[c]), 0);
@@ -101,7 +102,7 @@ std::vector<part_t> initial_partition(const GraphView& g, const Balance& b, cons
   std::vector<idx_t> where(static_cast<std::size_t>(g.n), 0);
   // Recursive bisection, not k-way: measured on 64^3-128^3 grids (k = 16, 64; 3 seeds) it gives
   // the multilevel scheme 1-5% less cut, the same on the shared graphs, and is faster here.
-  const int rc = METIS_PartGraphRecursive(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.data(), nullptr, adjwgt.data(),
+  const int rc = METIS_PartGraphRecursive(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.data(), nullptr, adjwgt.empty() ? nullptr : adjwgt.data(),
                                          &nparts, tpwgts.data(), ubvec.data(), options, &objval, where.data());
   if (rc != METIS_OK)
     throw Error(ErrorCode::internal, "multilevel_partition: METIS_PartGraphRecursive failed on the coarsest graph (" +

@@ -18,7 +18,7 @@ bool Refiner::helps(std::int32_t v) const {
 // The adjacent part with room (and not overloaded itself) that v is most connected to; if none,
 // kAnyPart: the least filled part with room, resolved only when the move is made (O(k)).
 Refiner::Target Refiner::rebalance_target(std::int32_t v) {
-  if (last(v)) return {};
+  if (pinned(v)) return {};
   const std::int64_t internal = scan(v);
   Target t;
   std::int64_t best_conn = 0;
@@ -223,7 +223,7 @@ bool Refiner::exchange_rebalance() {
       const std::int64_t internal = scan(v);
       const double leave = potential_change(a, nullptr, wv);
       work += b_.k;
-      for (part_t q = 0; q < b_.k && !last(v); ++q) {
+      for (part_t q = 0; q < b_.k && !pinned(v); ++q) {
         if (q == a) continue;
         const double delta = leave + potential_change(q, wv, nullptr);
         if (a != p && delta >= -1e-12) continue;  // away from p only downhill: level steps wander

@@ -6,8 +6,8 @@
 
 namespace hpart::graphk {
 
-Refiner::Refiner(const GraphView& g, const Balance& b, std::span<part_t> part)
-    : g_(g), b_(b), part_(part), pw_(graphk::part_weights(g, part, b.k)), count_(static_cast<std::size_t>(b.k), 0),
+Refiner::Refiner(const GraphView& g, const Balance& b, std::span<part_t> part, std::span<const std::uint8_t> fixed)
+    : g_(g), b_(b), part_(part), fixed_(fixed), pw_(graphk::part_weights(g, part, b.k)), count_(static_cast<std::size_t>(b.k), 0),
       locked_(static_cast<std::size_t>(g.n), 0) {
   scratch_.conn.assign(static_cast<std::size_t>(b.k), 0);
   heap_.resize(g.n);
@@ -38,8 +38,10 @@ double Refiner::load(part_t p) const {
   return l;
 }
 
-// Moving v would empty its part, which never happens where there are at least k vertices.
-bool Refiner::last(std::int32_t v) const {
+// Fixed, or moving v would empty its part (which never happens where there are at least k
+// vertices).
+bool Refiner::pinned(std::int32_t v) const {
+  if (!fixed_.empty() && fixed_[static_cast<std::size_t>(v)]) return true;
   return g_.n >= b_.k && count_[static_cast<std::size_t>(part_[static_cast<std::size_t>(v)])] == 1;
 }
 
@@ -98,7 +100,7 @@ Refiner::Target Refiner::evaluate(std::int32_t v, Scratch& s) const {
   t.boundary = !s.touched.empty();
   t.external = external;
   t.internal = internal;
-  if (!last(v)) {
+  if (!pinned(v)) {
     std::int64_t best_conn = 0;
     for (part_t p : s.touched) {
       const std::int64_t c = s.conn[static_cast<std::size_t>(p)];
@@ -227,7 +229,7 @@ std::int64_t Refiner::fm_pass(std::int64_t stall) {
       if (heap_.contains(u)) {
         heap_.update(u, heap_.key(u) + (pu == a ? 2 * w : pu == b ? -w : w));
       } else if (!in_list_[i] && pu == a) {
-        if (!last(u) && fits(b, u)) heap_.insert(u, 2 * w - wdeg_[i]);
+        if (!pinned(u) && fits(b, u)) heap_.insert(u, 2 * w - wdeg_[i]);
       } else {
         const Target tu = evaluate(u, scratch_);
         if (tu.part >= 0) heap_.insert(u, tu.gain);
@@ -310,8 +312,8 @@ std::int64_t Refiner::swap_pass() {
 }
 
 void Refiner::refine(const RefineParams& params) {
-  if (!rebalance()) exchange_rebalance();
-  fill_empty_parts();
+  if (!rebalance() && !params.block) exchange_rebalance();
+  if (!params.block) fill_empty_parts();
   std::int64_t cut = prepare_fm();
   // Enough fruitless moves to climb out of a local optimum, few enough that a pass stays cheap.
   const std::int64_t stall = params.fm_stall > 0 ? params.fm_stall : std::clamp<std::int64_t>(g_.n / 100, 300, 1000);
@@ -325,7 +327,7 @@ void Refiner::refine(const RefineParams& params) {
   fm();
   // Where balance needed the exchange search, the bounds are tight for several constraints and
   // block most single moves; exchanges of two vertices still lower the cut.
-  if (repaired_ && swap_pass() > 0) {
+  if (repaired_ && !params.block && swap_pass() > 0) {
     cut = prepare_fm();
     fm();
   }

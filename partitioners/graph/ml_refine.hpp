@@ -21,11 +21,17 @@ struct RefineParams {
   int fm_rounds = 4;              // FM passes at most
   std::int64_t fm_stall = 0;      // moves without improvement before a pass stops; 0: by size
   double min_round_gain = 1e-3;   // stop when a pass gains less than this fraction of the cut
+  // A rank's block of a distributed graph rather than a whole graph: its ghosts (fixed) stand
+  // for other ranks' vertices and the bounds are the rank's share of each part's room, so empty
+  // parts are normal here (not filled) and the exchange searches, which assume the whole graph
+  // is in view, are skipped.
+  bool block = false;
 };
 
 class Refiner {
  public:
-  Refiner(const GraphView& g, const Balance& b, std::span<part_t> part);
+  // `fixed` (empty, or one flag per vertex): vertices that never move (another rank's ghosts).
+  Refiner(const GraphView& g, const Balance& b, std::span<part_t> part, std::span<const std::uint8_t> fixed = {});
 
   // Rebalance where a bound is broken, fill empty parts, FM passes (and where balance needed
   // exchange_rebalance, exchanges of vertex pairs: tight bounds leave them as the only moves).
@@ -86,7 +92,8 @@ class Refiner {
   [[nodiscard]] bool fits(part_t p, std::int32_t v) const;
   [[nodiscard]] bool over(part_t p) const;
   [[nodiscard]] double load(part_t p) const;
-  [[nodiscard]] bool last(std::int32_t v) const;  // v is its part's only vertex
+  // v may not move: it is fixed, or its part's only vertex.
+  [[nodiscard]] bool pinned(std::int32_t v) const;
   void move(std::int32_t v, part_t to);
   std::int64_t scan(std::int32_t v);  // fills scratch_ for v's other parts; returns internal weight
   void reset_scan();
@@ -101,6 +108,7 @@ class Refiner {
   const GraphView& g_;
   const Balance& b_;
   std::span<part_t> part_;
+  std::span<const std::uint8_t> fixed_;
   std::vector<std::int64_t> pw_;     // k * ncon part weights
   std::vector<std::int32_t> count_;  // vertices per part
   Scratch scratch_;

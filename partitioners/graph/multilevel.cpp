@@ -69,8 +69,7 @@ void check_options(const MultilevelOptions& o, const char* caller) {
 // otherwise every partition would be "balanced" and nothing would keep parts apart.
 struct Input {
   GraphView view;
-  std::vector<std::int64_t> vwgt;    // substitute vertex weights, when used
-  std::vector<std::int64_t> adjwgt;  // substitute edge weights, when used
+  std::vector<std::int64_t> vwgt;  // substitute vertex weights, when used (no edge weights: unit)
 };
 
 void prepare(const CsrGraph& g, Input& in, const char* caller) {
@@ -124,19 +123,17 @@ void prepare(const CsrGraph& g, Input& in, const char* caller) {
     total[i % nc] += w;
     any = any || w > 0;
   }
+  // Edge weights are > 0 (checked above), each < 2^62: their sum overflows 64 bits only if the
+  // saturated parallel sum reaches the limit.
   std::int64_t etotal = 0;
-  for (std::int64_t w : g.adjwgt) {
-    if (w > kLimit - etotal) fail(ErrorCode::invalid_input, caller, "the edge weights' sum overflows");
-    etotal += w;
-  }
+  const auto m = static_cast<std::int64_t>(g.adjwgt.size());
+#pragma omp parallel for schedule(static) reduction(+ : etotal)
+  for (std::int64_t e = 0; e < m; ++e) etotal = std::min(kLimit, etotal + std::min(kLimit, g.adjwgt[static_cast<std::size_t>(e)]));
+  if (etotal >= kLimit) fail(ErrorCode::invalid_input, caller, "the edge weights' sum overflows");
   in.view = view_of(g);
   if (!any) {
     in.vwgt.assign(static_cast<std::size_t>(n) * nc, 1);
     in.view.vwgt = in.vwgt;
-  }
-  if (g.adjwgt.empty()) {
-    in.adjwgt.assign(g.adjncy.size(), 1);
-    in.view.adjwgt = in.adjwgt;
   }
 }
 
@@ -257,6 +254,34 @@ void refine_partition(const CsrGraph& graph, std::vector<part_t>& parts, const M
   const std::vector<double> shares = shares_of(opts);
   const Balance bal = make_balance(in.view, opts.parts, opts.imbalance, shares);
   refine_level(in.view, bal, parts);
+}
+
+void refine_block(const CsrGraph& graph, std::vector<part_t>& parts, int k, std::span<const std::int64_t> max_weight,
+                  std::span<const std::uint8_t> fixed) {
+  const GraphView g = view_of(graph);
+  const auto nc = static_cast<std::size_t>(g.ncon);
+  if (parts.size() != static_cast<std::size_t>(g.n) || fixed.size() != parts.size() ||
+      max_weight.size() != static_cast<std::size_t>(k) * nc || g.vwgt.size() != parts.size() * nc)
+    fail(ErrorCode::internal, "refine_block", "array lengths disagree");
+  if (g.n == 0 || k == 1) return;
+  Balance b;
+  b.k = k;
+  b.ncon = g.ncon;
+  b.share.assign(static_cast<std::size_t>(k), 1.0 / k);
+  b.total.assign(nc, 0);
+  for (std::int32_t v = 0; v < g.n; ++v)
+    for (std::size_t c = 0; c < nc; ++c) b.total[c] += g.weights(v)[c];
+  b.maxw.assign(max_weight.begin(), max_weight.end());
+  b.target.resize(b.maxw.size());
+  b.inv_maxw.resize(b.maxw.size());
+  for (std::size_t i = 0; i < b.maxw.size(); ++i) {
+    b.target[i] = static_cast<double>(b.maxw[i]);
+    b.inv_maxw[i] = 1.0 / static_cast<double>(std::max<std::int64_t>(b.maxw[i], 1));
+  }
+  Refiner r(g, b, parts, fixed);
+  RefineParams params;
+  params.block = true;
+  r.refine(params);
 }
 
 std::int64_t edge_cut(const CsrGraph& g, const std::vector<part_t>& parts) {

@@ -8,6 +8,7 @@
 // weights and out-of-range parts throw hpart::Error. Empty vwgt / adjwgt mean unit weights, and
 // vertex weights that are all zero are balanced as vertex counts.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "graph/csr_graph.hpp"
@@ -34,6 +35,15 @@ std::vector<part_t> multilevel_partition(const CsrGraph& g, const MultilevelOpti
 // tolerance and without empty parts never grows. Used by the distributed driver on gathered
 // coarse graphs and by geometric+refine.
 void refine_partition(const CsrGraph& g, std::vector<part_t>& parts, const MultilevelOptions& opts);
+
+// Refinement of one rank's block of a distributed graph: `g` holds the block's vertices and,
+// after them, its ghosts (other ranks' neighbours, with their current parts in `parts` and, for
+// balance, weight 0), flagged in `fixed`: ghosts never move. Part p's weight in `g` stays at or
+// below max_weight[p * ncon + c] (the rank's share of the part's room; a part above it is
+// relieved first). Rebalancing and k-way FM as in the multilevel scheme; empty parts are left
+// alone (a part may have no vertex in this block).
+void refine_block(const CsrGraph& g, std::vector<part_t>& parts, int k, std::span<const std::int64_t> max_weight,
+                  std::span<const std::uint8_t> fixed);
 
 // Total weight of cut edges (each edge once).
 std::int64_t edge_cut(const CsrGraph& g, const std::vector<part_t>& parts);

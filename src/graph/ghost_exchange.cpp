@@ -1,6 +1,7 @@
 #include "graph/ghost_exchange.hpp"
 
 #include <string>
+#include <utility>
 
 namespace hpart::graph {
 namespace {
@@ -23,7 +24,7 @@ MPI_Datatype GhostExchange::bytes_type(std::size_t bytes) {
 void GhostExchange::free_type(MPI_Datatype t) { MPI_Type_free(&t); }
 
 GhostExchange::GhostExchange(const Comm& comm, const Graph& g) : comm_(comm) {
-  const int R = comm.size(), me = comm.rank();
+  const int me = comm.rank();
   const gid_t lo = g.vtxdist[static_cast<std::size_t>(me)], hi = g.vtxdist[static_cast<std::size_t>(me) + 1];
   const auto n = static_cast<std::int32_t>(hi - lo);
   for (gid_t v : g.adjncy)
@@ -31,6 +32,7 @@ GhostExchange::GhostExchange(const Comm& comm, const Graph& g) : comm_(comm) {
   std::sort(ghost_ids_.begin(), ghost_ids_.end());
   ghost_ids_.erase(std::unique(ghost_ids_.begin(), ghost_ids_.end()), ghost_ids_.end());
   local_adjncy_.resize(g.adjncy.size());
+#pragma omp parallel for schedule(static, 16384)
   for (std::size_t e = 0; e < g.adjncy.size(); ++e) {
     const gid_t v = g.adjncy[e];
     local_adjncy_[e] = (v >= lo && v < hi)
@@ -38,20 +40,31 @@ GhostExchange::GhostExchange(const Comm& comm, const Graph& g) : comm_(comm) {
                            : n + static_cast<std::int32_t>(std::lower_bound(ghost_ids_.begin(), ghost_ids_.end(), v) -
                                                            ghost_ids_.begin());
   }
+  plan(g.vtxdist);
+}
+
+GhostExchange::GhostExchange(const Comm& comm, std::span<const gid_t> vtxdist, std::vector<gid_t> ghost_ids)
+    : comm_(comm), ghost_ids_(std::move(ghost_ids)) {
+  plan(vtxdist);
+}
+
+void GhostExchange::plan(std::span<const gid_t> vtxdist) {
+  const int R = comm_.size(), me = comm_.rank();
+  const gid_t lo = vtxdist[static_cast<std::size_t>(me)];
   // Ghosts per owner (sorted ids fall into the owners' blocks in rank order).
   need_counts_.assign(static_cast<std::size_t>(R), 0);
   int owner = 0;
   for (gid_t v : ghost_ids_) {
-    while (v >= g.vtxdist[static_cast<std::size_t>(owner) + 1]) ++owner;
+    while (v >= vtxdist[static_cast<std::size_t>(owner) + 1]) ++owner;
     ++need_counts_[static_cast<std::size_t>(owner)];
   }
   need_displs_ = exclusive_sum(need_counts_);
   serve_counts_.assign(static_cast<std::size_t>(R), 0);
-  MPI_Alltoall(need_counts_.data(), 1, MPI_INT, serve_counts_.data(), 1, MPI_INT, comm.get());
+  MPI_Alltoall(need_counts_.data(), 1, MPI_INT, serve_counts_.data(), 1, MPI_INT, comm_.get());
   serve_displs_ = exclusive_sum(serve_counts_);
   std::vector<gid_t> asked(static_cast<std::size_t>(serve_displs_.back() + serve_counts_.back()));
   MPI_Alltoallv(ghost_ids_.data(), need_counts_.data(), need_displs_.data(), MPI_INT64_T, asked.data(),
-                serve_counts_.data(), serve_displs_.data(), MPI_INT64_T, comm.get());
+                serve_counts_.data(), serve_displs_.data(), MPI_INT64_T, comm_.get());
   serve_.resize(asked.size());
   for (std::size_t i = 0; i < asked.size(); ++i) serve_[i] = static_cast<std::int32_t>(asked[i] - lo);
 }

@@ -17,6 +17,9 @@ class GhostExchange {
  public:
   // Collective. g must be valid (validate_graph).
   GhostExchange(const Comm& comm, const Graph& g);
+  // Collective: the plan alone for given ghosts (sorted global ids, none on this rank) of a graph
+  // distributed by vtxdist; local_adjncy() stays empty.
+  GhostExchange(const Comm& comm, std::span<const gid_t> vtxdist, std::vector<gid_t> ghost_ids);
 
   // Local index (0..n-1) of a local vertex, or n + ghost index of a ghost: the numbering of
   // every adjacency entry, so that kernels index one array of local-then-ghost values.
@@ -38,6 +41,7 @@ class GhostExchange {
   }
 
  private:
+  void plan(std::span<const gid_t> vtxdist);  // need/serve lists from ghost_ids_
   static MPI_Datatype bytes_type(std::size_t bytes);
   static void free_type(MPI_Datatype t);
 

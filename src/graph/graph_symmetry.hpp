@@ -22,8 +22,9 @@ struct GraphDefect {
   long long vertex_tag = 0, neighbour_tag = 0;  // the tags of both vertices (file lines), 0 without tags
 };
 
-// Collective: one Alltoall of counts and one Alltoallv of the edges whose far end another rank
-// owns (far ends on this rank are checked in place). `g` must be structurally valid; `tags`
+// Collective: a hashed screen (one allreduce; see edge_fingerprint.hpp) and, only when it fails,
+// one Alltoall of counts and one Alltoallv of the edges whose far end another rank owns (far ends
+// on this rank are checked in place). `g` must be structurally valid; `tags`
 // (one per local vertex, or empty) travel with the edges so messages can name both ends' lines.
 GraphDefect find_graph_asymmetry(const Comm& comm, const Graph& g, std::span<const long long> tags = {});
 

@@ -72,27 +72,50 @@ std::string check_lengths(const Comm& comm, const Graph& g, std::size_t n) {
   return {};
 }
 
-// Values: ids, self-loops, weight signs, finite coordinates. Names global vertex ids.
-std::string check_values(const Comm& comm, const Graph& g, std::size_t n) {
-  const gid_t base = g.vtxdist[static_cast<std::size_t>(comm.rank())], N = g.vtxdist.back();
-  for (std::size_t v = 0; v < n; ++v) {
-    const gid_t gv = base + static_cast<gid_t>(v);
-    for (auto e = static_cast<std::size_t>(g.xadj[v]); e < static_cast<std::size_t>(g.xadj[v + 1]); ++e) {
-      const gid_t u = g.adjncy[e];
-      if (u < 0 || u >= N) return "vertex " + str(gv) + " lists " + str(u) + ", outside [0, " + str(N) + ")";
-      if (u == gv) return "vertex " + str(gv) + " lists itself (self-loops are not allowed)";
-      if (!g.adjwgt.empty() && g.adjwgt[e] <= 0)
-        return "edge weight " + str(g.adjwgt[e]) + " of vertex " + str(gv) + " to " + str(u) + ": edge weights must be > 0";
-    }
-    for (std::size_t c = 0; c < (g.vwgt.empty() ? 0 : static_cast<std::size_t>(g.ncon)); ++c) {
-      const std::int64_t w = g.vwgt[v * static_cast<std::size_t>(g.ncon) + c];
-      if (w < 0) return "weight " + str(static_cast<long long>(c)) + " of vertex " + str(gv) + " is " + str(w) + ": vertex weights must be >= 0";
-    }
-    for (std::size_t a = 0; a < static_cast<std::size_t>(g.dim); ++a)
-      if (!std::isfinite(g.coords[v * static_cast<std::size_t>(g.dim) + a]))
-        return "coordinate " + str(static_cast<long long>(a)) + " of vertex " + str(gv) + " is not finite";
+// Values of one vertex: ids, self-loops, weight signs, finite coordinates (names global ids).
+std::string check_vertex(const Graph& g, gid_t base, std::size_t v) {
+  const gid_t gv = base + static_cast<gid_t>(v), N = g.vtxdist.back();
+  for (auto e = static_cast<std::size_t>(g.xadj[v]); e < static_cast<std::size_t>(g.xadj[v + 1]); ++e) {
+    const gid_t u = g.adjncy[e];
+    if (u < 0 || u >= N) return "vertex " + str(gv) + " lists " + str(u) + ", outside [0, " + str(N) + ")";
+    if (u == gv) return "vertex " + str(gv) + " lists itself (self-loops are not allowed)";
+    if (!g.adjwgt.empty() && g.adjwgt[e] <= 0)
+      return "edge weight " + str(g.adjwgt[e]) + " of vertex " + str(gv) + " to " + str(u) + ": edge weights must be > 0";
   }
+  for (std::size_t c = 0; c < (g.vwgt.empty() ? 0 : static_cast<std::size_t>(g.ncon)); ++c) {
+    const std::int64_t w = g.vwgt[v * static_cast<std::size_t>(g.ncon) + c];
+    if (w < 0) return "weight " + str(static_cast<long long>(c)) + " of vertex " + str(gv) + " is " + str(w) + ": vertex weights must be >= 0";
+  }
+  for (std::size_t a = 0; a < static_cast<std::size_t>(g.dim); ++a)
+    if (!std::isfinite(g.coords[v * static_cast<std::size_t>(g.dim) + a]))
+      return "coordinate " + str(static_cast<long long>(a)) + " of vertex " + str(gv) + " is not finite";
   return {};
+}
+
+// The same test without building messages, so that the scan over all edges runs in parallel.
+bool vertex_ok(const Graph& g, gid_t base, std::size_t v) {
+  const gid_t gv = base + static_cast<gid_t>(v), N = g.vtxdist.back();
+  bool ok = true;
+  for (auto e = static_cast<std::size_t>(g.xadj[v]); e < static_cast<std::size_t>(g.xadj[v + 1]); ++e) {
+    const gid_t u = g.adjncy[e];
+    ok &= u >= 0 && u < N && u != gv && (g.adjwgt.empty() || g.adjwgt[e] > 0);
+  }
+  for (std::size_t c = 0; c < (g.vwgt.empty() ? 0 : static_cast<std::size_t>(g.ncon)); ++c)
+    ok &= g.vwgt[v * static_cast<std::size_t>(g.ncon) + c] >= 0;
+  for (std::size_t a = 0; a < static_cast<std::size_t>(g.dim); ++a)
+    ok &= static_cast<bool>(std::isfinite(g.coords[v * static_cast<std::size_t>(g.dim) + a]));
+  return ok;
+}
+
+// The lowest local vertex with a bad value, described.
+std::string check_values(const Comm& comm, const Graph& g, std::size_t n) {
+  const gid_t base = g.vtxdist[static_cast<std::size_t>(comm.rank())];
+  auto first_bad = static_cast<std::int64_t>(n);
+#pragma omp parallel for reduction(min : first_bad) schedule(static, 4096)
+  for (std::int64_t v = 0; v < static_cast<std::int64_t>(n); ++v)
+    if (v < first_bad && !vertex_ok(g, base, static_cast<std::size_t>(v))) first_bad = v;
+  return first_bad < static_cast<std::int64_t>(n) ? check_vertex(g, base, static_cast<std::size_t>(first_bad))
+                                                  : std::string();
 }
 
 void agree(const Comm& comm, ErrorCode code, const std::string& message) {

@@ -352,6 +352,17 @@ TEST(ValidateGraph, DefectsAcrossRanksAreTheSameErrorEverywhere) {
   Ring twice(c);  // the last vertex lists 0 twice
   if (last) twice.adjncy[twice.adjncy.size() - 2] = 0, twice.adjwgt[twice.adjwgt.size() - 2] = 1;
   expect_invalid(twice, "vertex " + top + " lists 0 more than once");
+  // Both ends list the edge twice: symmetric as a multiset (the hashed screen alone passes it),
+  // still a duplicate.
+  auto add_entry = [](Ring& g, std::size_t v, hpart::gid_t u, std::int64_t w) {
+    const auto at = static_cast<std::ptrdiff_t>(g.xadj[v + 1]);
+    g.adjncy.insert(g.adjncy.begin() + at, u);
+    g.adjwgt.insert(g.adjwgt.begin() + at, w);
+    for (std::size_t i = v + 1; i < g.xadj.size(); ++i) ++g.xadj[i];
+  };
+  Ring doubled(c);
+  if (first) add_entry(doubled, 0, 1, 1), add_entry(doubled, 1, 0, 1);
+  expect_invalid(doubled, "vertex 0 lists 1 more than once");
 
   // Structure wrong on one rank only: still an error on every rank.
   Ring range(c);

@@ -193,6 +193,67 @@ TEST(Multilevel, RefineFillsEmptyParts) {
   expect_balanced(g, parts, 4, 0.03);
 }
 
+// A rank's block with ghosts: the left half of a grid is "local", the right half stands for
+// another rank (fixed). The fixed vertices never move, the budgets hold, and the cut does not grow.
+TEST(Multilevel, RefineBlockKeepsGhostsFixedAndBudgets) {
+  CsrGraph g = grid_graph_3d(16, 16, 16);
+  const int k = 4;
+  const auto n = static_cast<std::size_t>(g.vertices());
+  std::vector<std::uint8_t> fixed(n, 0);
+  std::vector<part_t> parts(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    const std::size_t x = v % 16, y = (v / 16) % 16;
+    fixed[v] = x >= 8 ? 1 : 0;
+    // A ragged start: parts by y bands, shifted per x so the boundaries zigzag.
+    parts[v] = static_cast<part_t>(((y + (x % 3)) * k / 18) % k);
+    if (fixed[v]) g.vwgt[v] = 0;  // ghosts weigh nothing in the block's balance
+  }
+  const std::vector<part_t> before = parts;
+  std::vector<std::int64_t> local(k, 0);
+  for (std::size_t v = 0; v < n; ++v) local[static_cast<std::size_t>(parts[v])] += g.vwgt[v];
+  std::vector<std::int64_t> budget(k);
+  for (int p = 0; p < k; ++p) budget[static_cast<std::size_t>(p)] = std::max<std::int64_t>(local[static_cast<std::size_t>(p)], 520);
+  const std::int64_t cut_before = edge_cut(g, parts);
+  refine_block(g, parts, k, budget, fixed);
+  std::vector<std::int64_t> after(k, 0);
+  for (std::size_t v = 0; v < n; ++v) {
+    if (fixed[v]) {
+      EXPECT_EQ(parts[v], before[v]) << "fixed vertex " << v << " moved";
+    }
+    ASSERT_GE(parts[v], 0);
+    ASSERT_LT(parts[v], k);
+    after[static_cast<std::size_t>(parts[v])] += g.vwgt[v];
+  }
+  for (int p = 0; p < k; ++p) EXPECT_LE(after[static_cast<std::size_t>(p)], budget[static_cast<std::size_t>(p)]) << "part " << p;
+  EXPECT_LT(edge_cut(g, parts), cut_before);
+}
+
+// A part above its budget sheds weight into parts with room, ghosts still fixed.
+TEST(Multilevel, RefineBlockRelievesAnOverBudgetPart) {
+  CsrGraph g = grid_graph_3d(12, 12, 12);
+  const int k = 3;
+  const auto n = static_cast<std::size_t>(g.vertices());
+  std::vector<std::uint8_t> fixed(n, 0);
+  std::vector<part_t> parts(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    const std::size_t z = v / 144;
+    fixed[v] = z == 11 ? 1 : 0;
+    parts[v] = z < 8 ? 0 : (z < 10 ? 1 : 2);
+    if (fixed[v]) g.vwgt[v] = 0;
+  }
+  const std::vector<part_t> before = parts;
+  const std::vector<std::int64_t> budget{600, 600, 600};  // part 0 holds 1152
+  refine_block(g, parts, k, budget, fixed);
+  std::vector<std::int64_t> after(k, 0);
+  for (std::size_t v = 0; v < n; ++v) {
+    if (fixed[v]) {
+      EXPECT_EQ(parts[v], before[v]);
+    }
+    after[static_cast<std::size_t>(parts[v])] += g.vwgt[v];
+  }
+  for (int p = 0; p < k; ++p) EXPECT_LE(after[static_cast<std::size_t>(p)], 600) << "part " << p;
+}
+
 TEST(Multilevel, UnevenTargetsAreHonoured) {
   const CsrGraph g = grid_graph_3d(24, 24, 24);
   MultilevelOptions o = options(6);

@@ -1,0 +1,72 @@
+#include "graph/edge_fingerprint.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace hpart::detail {
+namespace {
+
+// The finaliser of splitmix64: every input bit reaches every output bit.
+inline std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// Two hashes of an undirected, weighted edge {lo, hi}, built from different combinations so that
+// their collisions are independent. An entry adds them when it points up (from < to) and
+// subtracts them when it points down: an edge listed at both ends with one weight cancels.
+inline std::uint64_t hash_a(std::uint64_t lo, std::uint64_t hi, std::uint64_t w) {
+  return mix(lo * 0x9e3779b97f4a7c15ULL ^ hi * 0xc2b2ae3d27d4eb4fULL ^ w * 0x165667b19e3779f9ULL);
+}
+inline std::uint64_t hash_b(std::uint64_t lo, std::uint64_t hi, std::uint64_t w) {
+  return mix((lo + 0x27d4eb2f165667c5ULL) * 0xd6e8feb86659fd93ULL + (hi << 29 | hi >> 35) + w * 0xff51afd7ed558ccdULL);
+}
+
+// Rows up to this degree are checked for duplicates pairwise; longer rows are sorted in a copy.
+constexpr std::int64_t kPairwiseDegree = 24;
+
+bool has_duplicate(const gid_t* row, std::int64_t d, std::vector<gid_t>& scratch) {
+  if (d <= kPairwiseDegree) {
+    bool dup = false;  // no early exit: the inner loop vectorises
+    for (std::int64_t i = 1; i < d; ++i)
+      for (std::int64_t j = 0; j < i; ++j) dup |= row[i] == row[j];
+    return dup;
+  }
+  scratch.assign(row, row + d);
+  std::sort(scratch.begin(), scratch.end());
+  return std::adjacent_find(scratch.begin(), scratch.end()) != scratch.end();
+}
+
+}  // namespace
+
+EdgeFingerprint edge_fingerprint(const Graph& g, gid_t base) {
+  const auto n = static_cast<std::int64_t>(g.local_vertices());
+  std::uint64_t a = 0, b = 0;
+  int duplicate = 0;
+#pragma omp parallel reduction(+ : a, b) reduction(| : duplicate)
+  {
+    std::vector<gid_t> scratch;
+#pragma omp for schedule(static, 4096)
+    for (std::int64_t v = 0; v < n; ++v) {
+      const auto from = static_cast<std::uint64_t>(base + v);
+      const std::int64_t begin = g.xadj[static_cast<std::size_t>(v)], end = g.xadj[static_cast<std::size_t>(v) + 1];
+      for (std::int64_t e = begin; e < end; ++e) {
+        const auto to = static_cast<std::uint64_t>(g.adjncy[static_cast<std::size_t>(e)]);
+        const auto w = static_cast<std::uint64_t>(g.adjwgt.empty() ? 1 : g.adjwgt[static_cast<std::size_t>(e)]);
+        const std::uint64_t lo = std::min(from, to), hi = std::max(from, to);
+        if (from < to) {
+          a += hash_a(lo, hi, w), b += hash_b(lo, hi, w);
+        } else {
+          a -= hash_a(lo, hi, w), b -= hash_b(lo, hi, w);
+        }
+      }
+      if (!duplicate && has_duplicate(g.adjncy.data() + begin, end - begin, scratch)) duplicate = 1;
+    }
+  }
+  return {a, b, duplicate != 0};
+}
+
+}  // namespace hpart::detail
