@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/log.hpp"
 #include "graph/ml_coarsen.hpp"
 #include "graph/multilevel.hpp"
 #include "hpart/error.hpp"
@@ -86,6 +87,7 @@ BlockLevel finest_block(const Comm& comm, const Graph& g) {
 }
 
 bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, std::uint64_t seed, BlockLevel& coarse) {
+  const detail::Stopwatch clock;
   const std::int32_t n = fine.n, gh = fine.ghosts();
   const auto nc = static_cast<std::size_t>(fine.graph.ncon);
   // Ghosts too heavy for any cluster: the kernel leaves each a coarse vertex of its own,
@@ -98,6 +100,7 @@ bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, 
   graphk::CoarseLevel C;
   if (n + gh > 0) C = graphk::coarsen_once(view, cap, seed);
   const std::int32_t cn = C.n - gh;
+  const double match_s = clock.seconds();
   std::string problem;
   for (std::int32_t i = 0; i < gh && problem.empty(); ++i)
     if (C.cmap[static_cast<std::size_t>(n + i)] != cn + i) problem = "coarsen_block: a ghost was matched";
@@ -152,6 +155,9 @@ bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, 
   std::copy(C.vwgt.begin(), C.vwgt.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(cn) * nc), c.vwgt.begin());
   append_ghost_rows(c, cn, coarse.ghosts());
   coarse.plan = std::make_unique<GhostExchange>(comm, coarse.vtxdist, coarse.ghost_ids);
+  detail::log(comm, 2, "coarsen_block: " + std::to_string(n) + " -> " + std::to_string(cn) + " local vertices (" +
+                           std::to_string(gh) + " ghosts), kernel " + std::to_string(match_s) + " s, total " +
+                           std::to_string(clock.seconds()) + " s");
   return true;
 }
 

@@ -18,10 +18,11 @@
 namespace hpart::graph {
 namespace {
 
-// The coarsest graph rank 0 partitions with the shared-memory kernel (which coarsens further
-// with better matchings than rank-local label propagation can): a constant bound, so rank 0
-// never holds O(global N) of a large graph.
-std::int64_t gather_limit(int K) { return std::max<std::int64_t>(std::int64_t{1} << 17, 100LL * K); }
+// The coarsest graph rank 0 partitions with the shared-memory kernel while the other ranks wait:
+// small (the kernel's own levels below it are serial work), but large enough that clusters,
+// which never span ranks, stay well below a part. A constant bound, so rank 0 never holds
+// O(global N) of a large graph.
+std::int64_t gather_limit(int K) { return std::max<std::int64_t>(std::int64_t{1} << 15, 100LL * K); }
 
 // Per part and constraint: (1 + imbalance) x total x the part's share.
 std::vector<double> part_limits(const Comm& comm, std::span<const std::int64_t> vwgt, int ncon, int K, double imbalance,
