@@ -55,15 +55,28 @@ BlockLevel::Arrays BlockLevel::global_arrays(int rank) const {
   Arrays a;
   const auto nc = static_cast<std::size_t>(graph.ncon);
   const gid_t lo = vtxdist[static_cast<std::size_t>(rank)];
-  const auto m = static_cast<std::size_t>(graph.xadj[static_cast<std::size_t>(n)]);
-  a.xadj.assign(graph.xadj.begin(), graph.xadj.begin() + n + 1);
-  a.adjncy.resize(m);
-  for (std::size_t e = 0; e < m; ++e) {
-    const std::int32_t u = graph.adjncy[e];
-    a.adjncy[e] = u < n ? lo + u : ghost_ids[static_cast<std::size_t>(u - n)];
+  a.xadj.assign(1, 0);
+  // Parallel entries to one ghost (see coarsen_block) merge here: the gathered graph is simple.
+  std::vector<std::int64_t> at(ghost_ids.size(), -1);
+  for (std::int32_t v = 0; v < n; ++v) {
+    const auto row = static_cast<std::int64_t>(a.adjncy.size());
+    for (auto e = graph.xadj[static_cast<std::size_t>(v)]; e < graph.xadj[static_cast<std::size_t>(v) + 1]; ++e) {
+      const std::int32_t u = graph.adjncy[static_cast<std::size_t>(e)];
+      const std::int64_t w = graph.adjwgt.empty() ? 1 : graph.adjwgt[static_cast<std::size_t>(e)];
+      if (u >= n) {
+        std::int64_t& pos = at[static_cast<std::size_t>(u - n)];
+        if (pos >= row) {
+          a.adjwgt[static_cast<std::size_t>(pos)] += w;
+          continue;
+        }
+        pos = static_cast<std::int64_t>(a.adjncy.size());
+      }
+      a.adjncy.push_back(u < n ? lo + u : ghost_ids[static_cast<std::size_t>(u - n)]);
+      a.adjwgt.push_back(w);
+    }
+    a.xadj.push_back(static_cast<std::int64_t>(a.adjncy.size()));
   }
   a.vwgt.assign(graph.vwgt.begin(), graph.vwgt.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(n) * nc));
-  if (!graph.adjwgt.empty()) a.adjwgt.assign(graph.adjwgt.begin(), graph.adjwgt.begin() + static_cast<std::ptrdiff_t>(m));
   return a;
 }
 
@@ -123,34 +136,19 @@ bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, 
     slot[i] = cn + static_cast<std::int32_t>(std::lower_bound(coarse.ghost_ids.begin(), coarse.ghost_ids.end(), ghost_coarse[i]) -
                                              coarse.ghost_ids.begin());
 
-  // The kernel's rows of the local clusters, ghost columns renamed; fine ghosts that fall into
-  // one coarse ghost merge into one entry (their weights summed).
+  // The kernel's rows of the local clusters as they are (one copy), ghost columns renamed. Fine
+  // ghosts that fall into one coarse ghost leave parallel entries in a row: the kernel's
+  // refinement and contraction sum them, and global_arrays merges them for the gathered graph.
   coarse.n = cn;
   graphk::CsrGraph& c = coarse.graph;
   c.ncon = fine.graph.ncon;
   const graphk::GraphView cv = C.view();
-  c.xadj.assign(1, 0);
-  c.adjncy.reserve(static_cast<std::size_t>(cv.xadj[static_cast<std::size_t>(cn)]));
-  c.adjwgt.reserve(c.adjncy.capacity());
-  std::vector<std::int64_t> at(coarse.ghost_ids.size(), -1);  // entry of a coarse ghost in the row
-  for (std::int32_t r = 0; r < cn; ++r) {
-    const auto row = static_cast<std::int64_t>(c.adjncy.size());
-    for (std::int64_t e = cv.begin(r); e < cv.end(r); ++e) {
-      std::int32_t u = cv.nbr(e);
-      if (u >= cn) {
-        u = slot[static_cast<std::size_t>(u - cn)];
-        std::int64_t& pos = at[static_cast<std::size_t>(u - cn)];
-        if (pos >= row) {
-          c.adjwgt[static_cast<std::size_t>(pos)] += cv.ewgt(e);
-          continue;
-        }
-        pos = static_cast<std::int64_t>(c.adjncy.size());
-      }
-      c.adjncy.push_back(u);
-      c.adjwgt.push_back(cv.ewgt(e));
-    }
-    c.xadj.push_back(static_cast<std::int64_t>(c.adjncy.size()));
-  }
+  const auto m = static_cast<std::size_t>(cv.xadj[static_cast<std::size_t>(cn)]);
+  c.xadj.assign(cv.xadj.begin(), cv.xadj.begin() + cn + 1);
+  c.adjncy.assign(cv.adjncy.begin(), cv.adjncy.begin() + static_cast<std::ptrdiff_t>(m));
+  c.adjwgt.assign(cv.adjwgt.begin(), cv.adjwgt.begin() + static_cast<std::ptrdiff_t>(m));
+  for (std::int32_t& u : c.adjncy)
+    if (u >= cn) u = slot[static_cast<std::size_t>(u - cn)];
   c.vwgt.assign(static_cast<std::size_t>(cn + static_cast<std::int32_t>(coarse.ghost_ids.size())) * nc, 0);
   std::copy(C.vwgt.begin(), C.vwgt.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(cn) * nc), c.vwgt.begin());
   append_ghost_rows(c, cn, coarse.ghosts());

@@ -19,7 +19,9 @@ namespace hpart::graph {
 
 struct BlockLevel {
   std::vector<gid_t> vtxdist;           // the level's distribution: local i is vtxdist[rank] + i
-  graphk::CsrGraph graph;               // n locals, then the ghosts; vwgt and adjwgt explicit
+  // n locals, then the ghosts; vwgt explicit (ghosts 0), adjwgt explicit below the finest level.
+  // Coarse levels may list a ghost more than once in a row (parallel edges, summed by the kernel).
+  graphk::CsrGraph graph;
   std::int32_t n = 0;                   // local vertices
   std::vector<gid_t> ghost_ids;         // global id of ghost i (vertex n + i), ascending
   std::unique_ptr<GhostExchange> plan;  // fetches values of the ghosts from their owners
