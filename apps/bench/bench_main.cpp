@@ -18,13 +18,17 @@
 #include "graph_suite.hpp"
 #include "grid_suite.hpp"
 #include "points_suite.hpp"
+#include "repart_suite.hpp"
+#if HPART_HAVE_TENSOR
+#include "tensor_suite.hpp"
+#endif
 #if HPART_HAVE_ZOLTAN
 #include "zoltan_baseline.hpp"
 #endif
 
 namespace {
 
-constexpr const char* kSuites = "points, grid, hier, graph";
+constexpr const char* kSuites = "points, grid, hier, graph, repart";
 
 struct Cli {
   std::string suite;
@@ -34,6 +38,8 @@ struct Cli {
   std::uint64_t seed = hpart_bench::PointsSuiteConfig{}.seed;
   std::vector<std::string> cases;      // default: every case of the suite
   long long side2d = 4096, side3d = 256;
+  long long side = 100;  // repart suite: cells per side of drift3d
+  int steps = 50;        // repart suite: steps of the drift
   std::string topology = "3x2";
   std::vector<std::string> graphs;     // graph suite: --graph FILE (instead of the shared graphs)
   bool parts_given = false;
@@ -44,7 +50,8 @@ struct Cli {
 // Every rank parses the same argv, so every rank reaches the same verdict without talking.
 // Returns "" when the options are valid, else the message for the user.
 std::string validate_common(const Cli& cli) {
-  if (cli.suite != "points" && cli.suite != "grid" && cli.suite != "hier" && cli.suite != "graph")
+  if (cli.suite != "points" && cli.suite != "grid" && cli.suite != "hier" && cli.suite != "graph" &&
+      cli.suite != "repart")
     return "unknown suite '" + cli.suite + "' (available: " + kSuites + ")";
   if (cli.n < 1) return "--n must be >= 1 (got " + std::to_string(cli.n) + ")";
   if (cli.parts < 1) return "--parts must be >= 1 (got " + std::to_string(cli.parts) + ")";
@@ -134,6 +141,23 @@ std::string validate(const Cli& cli, hpart_bench::GraphSuiteConfig& cfg) {
   return {};
 }
 
+std::string validate(const Cli& cli, hpart_bench::RepartSuiteConfig& cfg) {
+  cfg.parts = cli.parts;
+  cfg.side = cli.side;
+  cfg.steps = cli.steps;
+  if (cli.side < 2 || cli.side > 2000) return "--side must lie in [2, 2000] (got " + std::to_string(cli.side) + ")";
+  if (cli.steps < 1) return "--steps must be >= 1 (got " + std::to_string(cli.steps) + ")";
+  for (const std::string& name : cli.cases)
+    if (!hpart_bench::is_repart_case(name)) return "unknown case '" + name + "' for suite repart (available: drift3d)";
+  if (!cli.libraries.empty()) cfg.run_hpart = cfg.run_zoltan = false;
+  for (const std::string& lib : cli.libraries) {
+    if (lib == "hpart") cfg.run_hpart = true;
+    else if (lib == "zoltan") cfg.run_zoltan = true;
+    else return "unknown library '" + lib + "' for suite repart (available: hpart, zoltan)";
+  }
+  return {};
+}
+
 int run(int argc, char** argv, int rank) {
   Cli cli;
   CLI::App app{"hpart-bench: benchmark suites writing BENCH.md records (run under mpirun)"};
@@ -151,6 +175,8 @@ int run(int argc, char** argv, int rank) {
       ->capture_default_str();
   app.add_option("--side2d", cli.side2d, "grid suite: cells per side of hotspot2d and amr2d")->capture_default_str();
   app.add_option("--side3d", cli.side3d, "grid suite: cells per side of hotspot3d")->capture_default_str();
+  app.add_option("--side", cli.side, "repart suite: cells per side of drift3d")->capture_default_str();
+  app.add_option("--steps", cli.steps, "repart suite: steps of the drift")->capture_default_str();
   app.add_option("--topology", cli.topology, "hier suite: emulated topology NxM (N nodes of M ranks; N*M = np)")
       ->capture_default_str();
   app.add_option("--seed", cli.seed, "seed of the generated inputs")->capture_default_str();
@@ -170,6 +196,11 @@ int run(int argc, char** argv, int rank) {
   hpart_bench::HierSuiteConfig hier;
   hpart_bench::GraphSuiteConfig graph;
   cli.parts_given = app.count("--parts") > 0;
+#if HPART_HAVE_TENSOR
+  if (cli.suite == "tensor")  // validated and run on its own (tensor_suite.cpp)
+    return hpart_bench::run_tensor_command(rank, cli.reps, cli.cases, cli.libraries,
+                                           app.count("--side2d") > 0 ? cli.side2d : 0, cli.json);
+#endif
   // The hier suite's graph case is not a grid: set it aside while the grid cases are checked.
   Cli grid_cli = cli;
   bool hier_graph = cli.suite == "hier" && cli.cases.empty();
@@ -179,7 +210,9 @@ int run(int argc, char** argv, int rank) {
     if (!cli.cases.empty() && grid_cli.cases.empty()) grid.cases.clear();
   }
   std::string problem = validate_common(cli);
-  if (problem.empty())
+  hpart_bench::RepartSuiteConfig repart;
+  if (problem.empty() && cli.suite == "repart") problem = validate(cli, repart);
+  if (problem.empty() && cli.suite != "repart")
     problem = cli.suite == "points" ? validate(cli, points) : cli.suite == "graph" ? validate(cli, graph) : validate(grid_cli, grid);
   if (problem.empty() && cli.suite == "hier")
     for (const std::string& name : grid.cases)
@@ -205,7 +238,8 @@ int run(int argc, char** argv, int rank) {
   comm.agree(sink.open_error().empty() ? hpart::ErrorCode::ok : hpart::ErrorCode::io, sink.open_error());
 #if HPART_HAVE_ZOLTAN
   if ((cli.suite == "points" && points.run_zoltan) || (cli.suite == "grid" && grid.run_zoltan) ||
-      (cli.suite == "graph" && graph.run_zoltan))
+      (cli.suite == "graph" && graph.run_zoltan) ||
+      (cli.suite == "repart" && repart.run_zoltan))
     hpart_bench::zoltan_initialize(argc, argv);
 #endif
   if (cli.suite == "points")
@@ -214,6 +248,8 @@ int run(int argc, char** argv, int rank) {
     hpart_bench::run_grid_suite(comm, grid, sink);
   else if (cli.suite == "graph")
     hpart_bench::run_graph_suite(comm, graph, sink);
+  else if (cli.suite == "repart")
+    hpart_bench::run_repart_suite(comm, repart, sink);
   else
     hpart_bench::run_hier_suite(comm, hier, sink);
   if (rank == 0) std::printf("\n");

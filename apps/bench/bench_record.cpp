@@ -39,6 +39,11 @@ nlohmann::ordered_json Record::to_json() const {
   if (comm_volume) j["comm_volume"] = *comm_volume;
   if (internode_volume) j["internode_volume"] = *internode_volume;
   if (layer_bound) j["layer_bound"] = *layer_bound;
+  if (migrated) j["migrated"] = *migrated;
+  if (migration_lower_bound) j["migration_lower_bound"] = *migration_lower_bound;
+  if (events) j["events"] = *events;
+  if (bytes) j["bytes"] = *bytes;
+  if (error) j["error"] = *error;
   return j;
 }
 

@@ -26,6 +26,11 @@ struct Record {
                                               // graph suite: sum over vertices of adjacent other parts
   std::optional<long long> internode_volume;  // hier suite: the part of comm_volume that crosses nodes
   std::optional<double> layer_bound;  // grid box methods: heaviest cell layer of a part / mean part cost
+  std::optional<double> migrated;               // repart suite: total weight moved over the scenario
+  std::optional<double> migration_lower_bound;  // repart suite: least weight any method had to move
+  std::optional<long long> events;             // repart suite: rebalances over the scenario
+  std::optional<long long> bytes;  // tensor suite: bytes sent per call, summed over the ranks
+  std::optional<double> error;     // tensor suite: max abs difference to a reference
   int reps = 1;
 
   [[nodiscard]] nlohmann::ordered_json to_json() const;

@@ -186,6 +186,10 @@ std::vector<hpart::part_t> ZoltanPartitioner::take_parts() {
   return parts;
 }
 
+void ZoltanPartitioner::set_param(const std::string& name, const std::string& value) {
+  check(Zoltan_Set_Param(impl_->zz, name.c_str(), value.c_str()), name.c_str());
+}
+
 void ZoltanPartitioner::free_lists() {
   Impl& z = *impl_;
   if (!z.have_lists) return;

@@ -40,6 +40,8 @@ class ZoltanPartitioner {
   void partition();
   // Untimed: the part of each local object from the kept lists; frees them.
   std::vector<hpart::part_t> take_parts();
+  // Zoltan_Set_Param on the kept Zoltan_Struct (e.g. RCB_REUSE for repeated calls); throws on failure.
+  void set_param(const std::string& name, const std::string& value);
   // Frees kept lists, if any (Zoltan_LB_Free_Part).
   void free_lists();
 

@@ -13,6 +13,7 @@
 #include "hpart/partition.hpp"
 #include "hpart/patches.hpp"
 #include "hpart/point_set.hpp"
+#include "hpart/rebalance.hpp"
 #include "hpart/sfc.hpp"
 #include "hpart/topology.hpp"
 #include "hpart/types.hpp"

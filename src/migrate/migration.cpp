@@ -2,21 +2,16 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <string>
 
+#include "block_exchange.hpp"
+#include "unique_ids.hpp"
+
 namespace hpart {
 namespace {
-
-// Alltoallv counts are int: records travel as one derived datatype of record_size bytes, so
-// the int limit applies to records per rank pair, not bytes.
-MPI_Datatype record_type(std::size_t record_size) {
-  MPI_Datatype t;
-  MPI_Type_contiguous(static_cast<int>(record_size), MPI_BYTE, &t);
-  MPI_Type_commit(&t);
-  return t;
-}
 
 std::vector<int> exclusive_sum(const std::vector<int>& counts) {
   std::vector<int> displs(counts.size(), 0);
@@ -37,16 +32,23 @@ std::vector<int> owner_table(const Comm& comm, PartOwners owners) {
   return table;
 }
 
+Exchange resolved(Exchange e, int max_peers, int ranks) {
+  if (e != Exchange::automatic) return e;
+  return 4 * max_peers <= ranks - 1 ? Exchange::sparse : Exchange::dense;
+}
+
 }  // namespace
 
-Migration::Migration(const Comm& comm, std::span<const part_t> parts, PartOwners owners)
-    : Migration(comm, parts, std::span<const int>(owner_table(comm, owners))) {}
+Migration::Migration(const Comm& comm, std::span<const part_t> parts, PartOwners owners, std::span<const gid_t> ids)
+    : Migration(comm, parts, std::span<const int>(owner_table(comm, owners)), ids) {}
 
-Migration::Migration(const Comm& comm, std::span<const part_t> parts, std::span<const int> owner_of_part)
+Migration::Migration(const Comm& comm, std::span<const part_t> parts, std::span<const int> owner_of_part,
+                     std::span<const gid_t> ids)
     : comm_(comm) {
   const int R = comm.size();
   const auto K = static_cast<part_t>(owner_of_part.size());
   std::string problem;
+  ErrorCode code = ErrorCode::invalid_argument;
   if (owner_of_part.empty()) problem = "Migration: the part owner map is empty";
   for (std::size_t p = 0; p < owner_of_part.size() && problem.empty(); ++p)
     if (owner_of_part[p] < 0 || owner_of_part[p] >= R)
@@ -62,7 +64,17 @@ Migration::Migration(const Comm& comm, std::span<const part_t> parts, std::span<
       }
       ++per_rank[static_cast<std::size_t>(owner_of_part[static_cast<std::size_t>(parts[i])])];
     }
-  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
+  // A rank without objects passes an empty span whether or not the others give ids: any rank
+  // giving ids asks for them everywhere.
+  int want_ids = ids.empty() ? 0 : 1;
+  MPI_Allreduce(MPI_IN_PLACE, &want_ids, 1, MPI_INT, MPI_MAX, comm.get());
+  if (problem.empty() && want_ids && ids.size() != parts.size()) {
+    problem = "Migration: got " + std::to_string(ids.size()) + " ids for " + std::to_string(parts.size()) +
+              " local objects: pass one id per object on every rank, or none on any";
+    code = ErrorCode::size_mismatch;
+  }
+  comm.agree(problem.empty() ? ErrorCode::ok : code, problem);
+  if (want_ids) detail::require_unique_ids(comm, ids, "Migration");
 
   // Alltoallv takes int counts and displacements: refuse plans that would overflow them.
   long long sent = 0;
@@ -87,9 +99,27 @@ Migration::Migration(const Comm& comm, std::span<const part_t> parts, std::span<
   for (std::size_t i = 0; i < parts.size(); ++i)
     order_[static_cast<std::size_t>(fill[static_cast<std::size_t>(owner_of_part[static_cast<std::size_t>(parts[i])])]++)] = i;
 
-  num_exports_ = parts.size() - static_cast<std::size_t>(send_counts_[static_cast<std::size_t>(comm.rank())]);
-  long long exported = static_cast<long long>(num_exports_);
+  const int me = comm.rank();
+  num_exports_ = parts.size() - static_cast<std::size_t>(send_counts_[static_cast<std::size_t>(me)]);
+  const auto exported = static_cast<long long>(num_exports_);
   MPI_Allreduce(&exported, &global_migrated_, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
+  int peers = 0;
+  for (int q = 0; q < R; ++q)
+    peers += q != me && (send_counts_[static_cast<std::size_t>(q)] > 0 || recv_counts_[static_cast<std::size_t>(q)] > 0);
+  MPI_Allreduce(&peers, &max_peers_, 1, MPI_INT, MPI_MAX, comm.get());
+  exchange_ = resolved(Exchange::automatic, max_peers_, R);
+
+  if (want_ids) imported_ids_ = move(ids);
+}
+
+void Migration::set_exchange(Exchange e) { exchange_ = resolved(e, max_peers_, comm_.size()); }
+
+void Migration::exchange_grouped(const void* grouped, std::size_t record_size, void* out) const {
+  detail::exchange_blocks(comm_, exchange_ == Exchange::sparse, grouped, out, record_size,
+                          {send_counts_, send_displs_, recv_counts_, recv_displs_});
+  const auto self = static_cast<std::size_t>(recv_counts_[static_cast<std::size_t>(comm_.rank())]);
+  bytes_sent_ += num_exports_ * record_size;
+  bytes_received_ += (num_imports_ - self) * record_size;
 }
 
 void Migration::move_bytes(const void* in, std::size_t n, std::size_t record_size, void* out) const {
@@ -97,15 +127,11 @@ void Migration::move_bytes(const void* in, std::size_t n, std::size_t record_siz
   comm_.agree(wrong ? ErrorCode::size_mismatch : ErrorCode::ok,
               "Migration::move: got " + std::to_string(n) + " records but the plan was built for " +
                   std::to_string(order_.size()) + " local objects: pass one record per object, in the order of the partition");
-  std::vector<unsigned char> packed(n * record_size);
+  std::vector<unsigned char> grouped(n * record_size);
   const auto* src = static_cast<const unsigned char*>(in);
   for (std::size_t k = 0; k < n; ++k)
-    std::memcpy(packed.data() + k * record_size, src + order_[k] * record_size, record_size);
-  MPI_Datatype t = record_type(record_size);
-  MPI_Alltoallv(packed.data(), send_counts_.data(), send_displs_.data(), t, out, recv_counts_.data(),
-                recv_displs_.data(), t, comm_.get());
-  MPI_Type_free(&t);
-  bytes_sent_ += num_exports_ * record_size;
+    std::memcpy(grouped.data() + k * record_size, src + order_[k] * record_size, record_size);
+  exchange_grouped(grouped.data(), record_size, out);
 }
 
 }  // namespace hpart

@@ -1,0 +1,176 @@
+#pragma once
+// Halo exchange of a ShardTensor, and its adjoint.
+//
+// Forward H: every halo cell gets the value of the cell it mirrors (the neighbour's interior, or
+// this rank's own across a periodic axis with one shard), and halo cells past a non-periodic
+// global edge (the padding) are zero after it, so stencils see zero padding there. Interiors are
+// unchanged. The padding is zero from allocation; it is zeroed again only when it may have been
+// written since (ShardTensor::view() was called, or mark_padding_dirty()): zeroing the W-face
+// padding touches one cache line per row (0.5-1 ms at 4096^2 x 16 on one core).
+// Padding::assume_zero never zeroes it, Padding::zero_always every time. Every one of the up to
+// 26 neighbours (faces, edges, corners) sends its part directly, so corners are right without
+// ordering the axes and all messages are in flight at once: begin() packs and posts, end() waits
+// and unpacks, and interior work can run in between. On host-accessible memory, messages made of
+// long contiguous runs (the H or D faces of a LayoutRight array: one row of W per channel) go
+// straight from and into the tensor, without packing (HaloTransfer). Requests are persistent:
+// made on the first exchange of a tensor, restarted while the tensor is the same.
+//
+// Adjoint H^T: each halo cell's value is sent back to the cell it mirrors and ADDED there; then
+// every halo cell (padding included) is zero. <H x, y> = <x, H^T y> over whole local arrays
+// (halos included), summed over the ranks (with Padding::assume_zero: for x with zero padding).
+// This is the backward pass of any layer that reads halos.
+//
+//   HaloExchange<float> halo(x);       // plan and buffers, reused for every call
+//   halo.begin(x); interior_work(); halo.end(x);
+//   halo.adjoint(grad_x);              // grad of the halo cells folded back into their owners
+//
+// Device buffers: faces are packed into contiguous buffers in the tensor's memory space by
+// Kokkos kernels; the execution space is fenced before MPI sees a buffer; a memory space the
+// host cannot read goes through host mirrors (no GPU-aware MPI assumed).
+#include <cstdint>
+#include <vector>
+
+#include "hpart/tensor/impl/halo_routes.hpp"
+#include "hpart/tensor/shard_tensor.hpp"
+
+namespace hpart::tensor {
+
+// A box of a local array (halo margins counted), as first index and counts.
+struct LocalRegion {
+  Index5 lo{0, 0, 0, 0, 0};
+  Index5 count{0, 0, 0, 0, 0};
+  [[nodiscard]] std::int64_t volume() const {
+    std::int64_t v = 1;
+    for (std::int64_t c : count) v *= c;
+    return v;
+  }
+};
+
+// What one halo exchange does on this rank: computed from the layout alone, identical logic on
+// every rank, no communication.
+struct HaloPlan {
+  struct Message {
+    int peer = -1;
+    int tag = 0;
+    LocalRegion region;  // sends: interior cells read; receives: halo cells written
+  };
+  struct SelfCopy {
+    LocalRegion from;  // interior cells
+    LocalRegion to;    // halo cells (periodic axis with one shard)
+  };
+  std::vector<Message> sends, receives;
+  std::vector<SelfCopy> self_copies;
+  std::vector<LocalRegion> edge_zeros;  // padding: halo cells past non-periodic global edges
+  std::int64_t send_elements = 0;
+  std::int64_t receive_elements = 0;
+};
+
+// Not collective; the layout and halo must be valid (ShardTensor checked them).
+HaloPlan make_halo_plan(const ShardLayout& layout, const Halo& halo);
+
+enum class Padding {
+  // After the forward exchange the padding is zero (default). It is zeroed only when it may have
+  // been written since it was last zero: ShardTensor::view() or mark_padding_dirty() was called.
+  zero_each_exchange,
+  assume_zero,  // the caller keeps the padding zero; the forward exchange leaves it
+  zero_always,  // the forward exchange zeroes the padding every time (no tracking)
+};
+
+// How a message travels. Host-accessible memory only for the direct ones: elsewhere `pack`.
+// Measured on the halo2d bench (docs/tensors.md): rows of 16 KiB, 16 per message, go fastest as
+// one message each; MPI's datatype engine comes next; packing last.
+enum class HaloTransfer {
+  // per message: direct_runs for at most kDirectMaxRuns runs of >= kDirectMinRunBytesPerMessage,
+  // else direct_datatype for runs of >= kDirectMinRunBytes, else pack
+  automatic,
+  pack,             // packed into a contiguous buffer by a Kokkos kernel, unpacked at the end
+  direct_datatype,  // sent from / received into the tensor through a committed MPI datatype
+  direct_runs,      // one MPI message per contiguous run of the tensor, no datatype
+};
+inline constexpr std::int64_t kDirectMinRunBytes = 1024;
+inline constexpr std::int64_t kDirectMinRunBytesPerMessage = 4096;
+inline constexpr std::int64_t kDirectMaxRuns = 64;
+
+struct HaloOptions {
+  Padding padding = Padding::zero_each_exchange;
+  HaloTransfer transfer = HaloTransfer::automatic;
+};
+
+template <class T, class MemorySpace = DefaultMemorySpace>
+class HaloExchange {
+ public:
+  using tensor_type = ShardTensor<T, MemorySpace>;
+
+  HaloExchange() = default;
+  // The plan and buffers for tensors shaped like `like` (same layout and halo).
+  explicit HaloExchange(const tensor_type& like, Padding padding = Padding::zero_each_exchange)
+      : HaloExchange(like, HaloOptions{padding, HaloTransfer::automatic}) {}
+  HaloExchange(const tensor_type& like, const HaloOptions& options);
+  HaloExchange(const HaloExchange&) = delete;
+  HaloExchange& operator=(const HaloExchange&) = delete;
+  HaloExchange(HaloExchange&&) noexcept = default;
+  HaloExchange& operator=(HaloExchange&&) noexcept = default;
+  ~HaloExchange();
+
+  // Forward: begin() packs the interior faces and posts every send and receive; end() waits,
+  // unpacks into the halos and (Padding::zero_each_exchange) zeroes the padding. Between the two, `t`'s interior may be read but not written, its
+  // halo neither.
+  void begin(tensor_type& t);
+  void end(tensor_type& t);
+  void exchange(tensor_type& t) {
+    begin(t);
+    end(t);
+  }
+  // Adjoint: begin_adjoint() packs the halos and posts; end_adjoint() adds what arrives into the
+  // interior and zeroes the halo.
+  void begin_adjoint(tensor_type& g);
+  void end_adjoint(tensor_type& g);
+  void adjoint(tensor_type& g) {
+    begin_adjoint(g);
+    end_adjoint(g);
+  }
+
+  // Sets the padding (halo cells past non-periodic global edges) to zero.
+  void zero_edges(tensor_type& t) const;
+
+  [[nodiscard]] const HaloPlan& plan() const { return plan_; }
+  [[nodiscard]] std::int64_t bytes_sent() const { return plan_.send_elements * static_cast<std::int64_t>(sizeof(T)); }
+  [[nodiscard]] bool in_flight() const { return pending_ != Pending::none; }
+  // Messages of plan().sends / plan().receives that go without packing (direct_datatype, direct_runs).
+  [[nodiscard]] int direct_messages() const;
+
+ private:
+  enum class Pending { none, forward, adjoint };
+  using buffer_type = Kokkos::View<T*, MemorySpace>;
+  using host_buffer_type = typename buffer_type::HostMirror;
+
+  void check(const tensor_type& t, Pending expect) const;
+  // How one message of the plan travels: packed at `offset`, or straight from the tensor.
+  struct Route {
+    bool direct = false;
+    std::int64_t offset = 0;  // pack: in the buffer; direct: the region's first element in the array
+    impl::CommittedType type;  // direct_datatype
+    std::vector<std::int64_t> runs;  // direct_runs: first element of each run in the array
+    std::int64_t run = 0;
+  };
+  void post(bool adjoint, T* data);
+
+  ShardLayout layout_;
+  Halo halo_;
+  Padding padding_ = Padding::zero_each_exchange;
+  HaloPlan plan_;
+  // One contiguous buffer each way, messages at offsets (sends in plan order, then receives).
+  buffer_type send_buf_, recv_buf_;
+  host_buffer_type send_host_, recv_host_;
+  std::vector<std::int64_t> send_offset_, recv_offset_;
+  HaloTransfer transfer_ = HaloTransfer::automatic;
+  std::vector<Route> send_route_, recv_route_;
+  // Built on the first exchange of a tensor, started again while the tensor stays the same.
+  impl::PersistentRequests forward_requests_, adjoint_requests_;
+  Pending pending_ = Pending::none;
+  const void* tensor_data_ = nullptr;
+};
+
+}  // namespace hpart::tensor
+
+#include "hpart/tensor/impl/halo_impl.hpp"

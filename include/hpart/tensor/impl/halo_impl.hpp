@@ -1,0 +1,231 @@
+#pragma once
+// Body of HaloExchange: one contiguous buffer per direction, messages at fixed offsets, so a
+// plan's buffers are allocated once and every call is pack -> fence -> MPI -> unpack.
+#include <string>
+
+#include "hpart/tensor/impl/region_kernels.hpp"
+
+namespace hpart::tensor {
+
+namespace impl {
+// Tags of halo messages: the receiver's direction index (0..26), adjoint messages above.
+inline constexpr int kHaloTagBase = 0x6800;
+inline constexpr int kHaloAdjointTagOffset = 32;
+}  // namespace impl
+
+template <class T, class M>
+HaloExchange<T, M>::HaloExchange(const tensor_type& like, const HaloOptions& options)
+    : layout_(like.layout()),
+      halo_(like.halo()),
+      padding_(options.padding),
+      plan_(make_halo_plan(like.layout(), like.halo())),
+      transfer_(impl::host_accessible<M> ? options.transfer : HaloTransfer::pack) {
+  std::int64_t s = 0, r = 0;
+  for (const auto& m : plan_.sends) send_offset_.push_back(s), s += m.region.volume();
+  for (const auto& m : plan_.receives) recv_offset_.push_back(r), r += m.region.volume();
+  // Direct routes: the same decision on both ends of a message, since it depends only on the
+  // region's counts and on the array extents across it, which neighbours share.
+  const auto& v = like.view_;
+  const Index5 ext{static_cast<std::int64_t>(v.extent(0)), static_cast<std::int64_t>(v.extent(1)),
+                   static_cast<std::int64_t>(v.extent(2)), static_cast<std::int64_t>(v.extent(3)),
+                   static_cast<std::int64_t>(v.extent(4))};
+  const auto route = [&](const LocalRegion& reg, std::int64_t offset) {
+    Route out;
+    out.offset = offset;
+    if (transfer_ == HaloTransfer::pack || reg.volume() == 0) return out;
+    const impl::RegionRuns runs = impl::region_runs(ext, reg.lo, reg.count);
+    const auto run_bytes = runs.run * static_cast<std::int64_t>(sizeof(T));
+    if (transfer_ == HaloTransfer::automatic && run_bytes < kDirectMinRunBytes) return out;
+    const std::int64_t nruns = reg.volume() / runs.run;
+    const bool by_runs = transfer_ == HaloTransfer::direct_runs ||
+                         (transfer_ == HaloTransfer::automatic && nruns <= kDirectMaxRuns &&
+                          run_bytes >= kDirectMinRunBytesPerMessage);
+    if (by_runs) {
+      if (runs.run > impl::kMaxMessage) return out;
+      out.runs = impl::run_starts(runs, reg.count);
+      out.run = runs.run;
+    } else {
+      out.type = impl::CommittedType(impl::region_datatype(runs, reg.count, impl::mpi_type<T>(), sizeof(T)));
+      if (out.type.get() == MPI_DATATYPE_NULL) return out;
+    }
+    out.direct = true;
+    out.offset = runs.first;
+    return out;
+  };
+  for (std::size_t i = 0; i < plan_.sends.size(); ++i) send_route_.push_back(route(plan_.sends[i].region, send_offset_[i]));
+  for (std::size_t i = 0; i < plan_.receives.size(); ++i)
+    recv_route_.push_back(route(plan_.receives[i].region, recv_offset_[i]));
+  // Sends in one direction are receives in the other: size each buffer for both. The send buffer
+  // serves packed messages (and adjoint sends of direct_runs); the receive buffer also the
+  // adjoint's receives, always packed (their values are added, not stored).
+  const auto no_init = Kokkos::WithoutInitializing;
+  bool all_datatype = true;
+  for (const std::vector<Route>* routes : {&send_route_, &recv_route_})
+    for (const Route& rt : *routes) all_datatype = all_datatype && rt.direct && rt.type.get() != MPI_DATATYPE_NULL;
+  const auto rbuf = static_cast<std::size_t>(std::max(s, r));
+  const auto sbuf = all_datatype ? std::size_t{0} : rbuf;
+  send_buf_ = buffer_type(Kokkos::view_alloc(no_init, "hpart::halo_send"), sbuf);
+  recv_buf_ = buffer_type(Kokkos::view_alloc(no_init, "hpart::halo_recv"), rbuf);
+  send_host_ = Kokkos::create_mirror_view(send_buf_);
+  recv_host_ = Kokkos::create_mirror_view(recv_buf_);
+}
+
+template <class T, class M>
+int HaloExchange<T, M>::direct_messages() const {
+  int n = 0;
+  for (const Route& r : send_route_) n += r.direct ? 1 : 0;
+  for (const Route& r : recv_route_) n += r.direct ? 1 : 0;
+  return n;
+}
+
+template <class T, class M>
+HaloExchange<T, M>::~HaloExchange() {
+  // A plan destroyed mid-exchange must not leave MPI writing into freed buffers.
+  if (pending_ == Pending::forward) forward_requests_.wait();
+  if (pending_ == Pending::adjoint) adjoint_requests_.wait();
+}
+
+template <class T, class M>
+void HaloExchange<T, M>::check(const tensor_type& t, Pending expect) const {
+  if (!layout_.valid()) throw Error(ErrorCode::invalid_argument, "HaloExchange: default-constructed plan used");
+  if (!(t.layout() == layout_) || !(t.halo() == halo_))
+    throw Error(ErrorCode::invalid_argument, "HaloExchange: tensor has another layout or halo than the plan's");
+  if (pending_ != expect)
+    throw Error(ErrorCode::invalid_argument,
+                expect == Pending::none ? "HaloExchange: begin() while an exchange is in flight (call end() first)"
+                                        : "HaloExchange: end() without the matching begin()");
+  if (expect != Pending::none && t.view_.data() != tensor_data_)
+    throw Error(ErrorCode::invalid_argument, "HaloExchange: end() on another tensor than begin()");
+}
+
+// Makes the persistent requests of one direction for the tensor at `data`: receives first (they
+// may then land without an unexpected-message copy), then sends. Forward: receives are
+// plan.receives (halo), sends plan.sends (interior). Adjoint: reversed, and every adjoint receive
+// is packed (its values are added into the interior at the end). Messages of one direction share
+// a tag: exchanges in flight together on a communicator match because MPI keeps the order of
+// messages with one (source, tag) and every rank begins them in the same order.
+template <class T, class M>
+void HaloExchange<T, M>::post(bool adjoint, T* data) {
+  impl::PersistentRequests& set = adjoint ? adjoint_requests_ : forward_requests_;
+  if (!set.built_for(data)) {
+    std::vector<MPI_Request>& reqs = set.rebuild(data);
+    const MPI_Comm comm = layout_.comm().get();
+    const MPI_Datatype elem = impl::mpi_type<T>();
+    const auto add = [&](bool send, T* p, std::int64_t n, MPI_Datatype type, int peer, int tag) {
+      // Contiguous messages beyond INT_MAX elements go as several of the same tag (MPI keeps their order).
+      const std::int64_t chunk = type == elem ? impl::kMaxMessage : n;
+      for (std::int64_t done = 0; done < n; done += chunk) {
+        const int count = static_cast<int>(std::min(chunk, n - done));
+        reqs.emplace_back();
+        if (send) MPI_Send_init(p + done, count, type, peer, tag, comm, &reqs.back());
+        else MPI_Recv_init(p + done, count, type, peer, tag, comm, &reqs.back());
+      }
+    };
+    const int tag0 = impl::kHaloTagBase + (adjoint ? impl::kHaloAdjointTagOffset : 0);
+    const auto& in = adjoint ? plan_.sends : plan_.receives;
+    const auto& in_route = adjoint ? send_route_ : recv_route_;
+    const auto& out = adjoint ? plan_.receives : plan_.sends;
+    const auto& out_route = adjoint ? recv_route_ : send_route_;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const Route& r = in_route[i];
+      const int tag = tag0 + in[i].tag;
+      if (adjoint || !r.direct)
+        add(false, recv_host_.data() + (adjoint ? send_offset_[i] : r.offset), in[i].region.volume(), elem, in[i].peer, tag);
+      else if (r.type.get() != MPI_DATATYPE_NULL)
+        add(false, data + r.offset, 1, r.type.get(), in[i].peer, tag);
+      else
+        for (std::int64_t f : r.runs) add(false, data + f, r.run, elem, in[i].peer, tag);
+    }
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const Route& r = out_route[i];
+      const int tag = tag0 + out[i].tag;
+      if (!r.direct)
+        add(true, send_host_.data() + r.offset, out[i].region.volume(), elem, out[i].peer, tag);
+      else if (r.type.get() != MPI_DATATYPE_NULL)
+        add(true, data + r.offset, 1, r.type.get(), out[i].peer, tag);
+      else if (adjoint)  // the receiving end is one packed buffer: one message (packed in begin_adjoint)
+        add(true, send_host_.data() + recv_offset_[i], out[i].region.volume(), elem, out[i].peer, tag);
+      else
+        for (std::int64_t f : r.runs) add(true, data + f, r.run, elem, out[i].peer, tag);
+    }
+  }
+  set.start();
+}
+
+template <class T, class M>
+void HaloExchange<T, M>::begin(tensor_type& t) {
+  check(t, Pending::none);
+  const auto& v = t.view_;
+  for (std::size_t i = 0; i < plan_.sends.size(); ++i)
+    if (!send_route_[i].direct)
+      impl::pack_region(v, plan_.sends[i].region.lo, plan_.sends[i].region.count, send_buf_, send_offset_[i]);
+  // MPI reads the buffer and, for direct messages, the tensor: every kernel writing them is done.
+  typename M::execution_space().fence();
+  if constexpr (!impl::host_accessible<M>) Kokkos::deep_copy(send_host_, send_buf_);
+  post(false, v.data());
+  pending_ = Pending::forward;
+  tensor_data_ = v.data();
+}
+
+template <class T, class M>
+void HaloExchange<T, M>::end(tensor_type& t) {
+  check(t, Pending::forward);
+  forward_requests_.wait();
+  pending_ = Pending::none;
+  const auto& v = t.view_;
+  if constexpr (!impl::host_accessible<M>) Kokkos::deep_copy(recv_buf_, recv_host_);
+  for (std::size_t i = 0; i < plan_.receives.size(); ++i)
+    if (!recv_route_[i].direct)
+      impl::unpack_region(recv_buf_, recv_offset_[i], v, plan_.receives[i].region.lo, plan_.receives[i].region.count,
+                          false);
+  for (const auto& c : plan_.self_copies) impl::copy_region(v, c.from.lo, v, c.to.lo, c.to.count, false);
+  const bool zero = padding_ == Padding::zero_always ||
+                    (padding_ == Padding::zero_each_exchange && !(t.padding_ && t.padding_->zero));
+  if (zero) {
+    for (const auto& z : plan_.edge_zeros) impl::fill_region(v, z.lo, z.count, T(0));
+    if (t.padding_) t.padding_->zero = true;
+  }
+}
+
+template <class T, class M>
+void HaloExchange<T, M>::zero_edges(tensor_type& t) const {
+  if (!(t.layout() == layout_) || !(t.halo() == halo_))
+    throw Error(ErrorCode::invalid_argument, "HaloExchange: tensor has another layout or halo than the plan's");
+  for (const auto& z : plan_.edge_zeros) impl::fill_region(t.view_, z.lo, z.count, T(0));
+  if (t.padding_) t.padding_->zero = true;
+}
+
+template <class T, class M>
+void HaloExchange<T, M>::begin_adjoint(tensor_type& g) {
+  check(g, Pending::none);
+  const auto& v = g.view_;
+  // The halo cells travel back: they are packed from where the forward pass unpacked them.
+  for (std::size_t i = 0; i < plan_.receives.size(); ++i)
+    if (!recv_route_[i].direct || recv_route_[i].type.get() == MPI_DATATYPE_NULL)
+      impl::pack_region(v, plan_.receives[i].region.lo, plan_.receives[i].region.count, send_buf_, recv_offset_[i]);
+  typename M::execution_space().fence();
+  if constexpr (!impl::host_accessible<M>) Kokkos::deep_copy(send_host_, send_buf_);
+  post(true, v.data());
+  pending_ = Pending::adjoint;
+  tensor_data_ = v.data();
+}
+
+template <class T, class M>
+void HaloExchange<T, M>::end_adjoint(tensor_type& g) {
+  check(g, Pending::adjoint);
+  adjoint_requests_.wait();
+  pending_ = Pending::none;
+  const auto& v = g.view_;
+  if constexpr (!impl::host_accessible<M>) Kokkos::deep_copy(recv_buf_, recv_host_);
+  // Regions of different messages overlap in the interior (a face and a corner strip share
+  // cells), so each message is added by its own kernel, in order.
+  for (std::size_t i = 0; i < plan_.sends.size(); ++i)
+    impl::unpack_region(recv_buf_, send_offset_[i], v, plan_.sends[i].region.lo, plan_.sends[i].region.count, true);
+  for (const auto& c : plan_.self_copies) impl::copy_region(v, c.to.lo, v, c.from.lo, c.to.count, true);
+  for (const auto& m : plan_.receives) impl::fill_region(v, m.region.lo, m.region.count, T(0));
+  for (const auto& c : plan_.self_copies) impl::fill_region(v, c.to.lo, c.to.count, T(0));
+  for (const auto& z : plan_.edge_zeros) impl::fill_region(v, z.lo, z.count, T(0));
+  if (g.padding_) g.padding_->zero = true;
+}
+
+}  // namespace hpart::tensor

@@ -1,0 +1,77 @@
+#pragma once
+// Bodies of the ShardTensor test helpers (from_global, to_global).
+#include <mpi.h>
+
+#include <vector>
+
+#include "hpart/tensor/impl/region_kernels.hpp"
+
+namespace hpart::tensor {
+
+template <class T, class MemorySpace>
+ShardTensor<T, MemorySpace> from_global(const ShardLayout& layout, const Halo& halo, std::span<const T> global) {
+  const auto expected = static_cast<std::size_t>(layout.shape().volume());
+  layout.comm().agree(global.size() == expected ? ErrorCode::ok : ErrorCode::size_mismatch,
+                      global.size() == expected ? std::string{}
+                                                : "from_global: the global array has " + std::to_string(global.size()) +
+                                                      " values, the tensor " + std::to_string(expected));
+  ShardTensor<T, MemorySpace> t(layout, halo, "hpart::from_global");
+  const TensorBox& b = t.box();
+  if (b.empty()) return t;
+  auto host = Kokkos::create_mirror_view(t.view());
+  const Index5 e = layout.shape().extent, m = halo.margins(), n = t.interior_extent();
+  for (std::int64_t i0 = 0; i0 < n[0]; ++i0)
+    for (std::int64_t i1 = 0; i1 < n[1]; ++i1)
+      for (std::int64_t i2 = 0; i2 < n[2]; ++i2)
+        for (std::int64_t i3 = 0; i3 < n[3]; ++i3) {
+          const std::int64_t row =
+              (((b.lo[0] + i0) * e[1] + b.lo[1] + i1) * e[2] + b.lo[2] + i2) * e[3] + b.lo[3] + i3;
+          for (std::int64_t i4 = 0; i4 < n[4]; ++i4)
+            host(i0, i1, m[2] + i2, m[3] + i3, m[4] + i4) = global[static_cast<std::size_t>(row * e[4] + b.lo[4] + i4)];
+        }
+  Kokkos::deep_copy(t.view(), host);
+  return t;
+}
+
+template <class T, class MemorySpace>
+std::vector<T> to_global(const ShardTensor<T, MemorySpace>& t) {
+  const ShardLayout& layout = t.layout();
+  const int P = layout.size();
+  std::vector<int> counts(static_cast<std::size_t>(P)), displs(static_cast<std::size_t>(P), 0);
+  for (int r = 0; r < P; ++r) {
+    const std::int64_t v = layout.is_primary(r) ? layout.box(r).volume() : 0;
+    if (v > INT_MAX) throw Error(ErrorCode::invalid_argument, "to_global: a shard is too large for this test helper");
+    counts[static_cast<std::size_t>(r)] = static_cast<int>(v);
+    if (r > 0) displs[static_cast<std::size_t>(r)] = displs[static_cast<std::size_t>(r - 1)] + counts[static_cast<std::size_t>(r - 1)];
+  }
+  const int mine = counts[static_cast<std::size_t>(layout.rank())];
+  Kokkos::View<T*, MemorySpace> packed(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hpart::to_global"),
+                                       static_cast<std::size_t>(mine));
+  if (mine > 0) impl::pack_region(t.view(), t.margins(), t.interior_extent(), packed, 0);
+  typename MemorySpace::execution_space().fence();
+  auto host = Kokkos::create_mirror_view(packed);
+  Kokkos::deep_copy(host, packed);
+  const std::int64_t total = layout.shape().volume();
+  std::vector<T> gathered(static_cast<std::size_t>(displs.back() + counts.back()));
+  MPI_Allgatherv(host.data(), mine, impl::mpi_type<T>(), gathered.data(), counts.data(), displs.data(),
+                 impl::mpi_type<T>(), layout.comm().get());
+  std::vector<T> global(static_cast<std::size_t>(total));
+  const Index5 e = layout.shape().extent;
+  for (int r = 0; r < P; ++r) {
+    if (counts[static_cast<std::size_t>(r)] == 0) continue;
+    const TensorBox& b = layout.box(r);
+    const Index5 n = b.sizes();
+    std::size_t k = static_cast<std::size_t>(displs[static_cast<std::size_t>(r)]);
+    for (std::int64_t i0 = 0; i0 < n[0]; ++i0)
+      for (std::int64_t i1 = 0; i1 < n[1]; ++i1)
+        for (std::int64_t i2 = 0; i2 < n[2]; ++i2)
+          for (std::int64_t i3 = 0; i3 < n[3]; ++i3) {
+            const std::int64_t row =
+                (((b.lo[0] + i0) * e[1] + b.lo[1] + i1) * e[2] + b.lo[2] + i2) * e[3] + b.lo[3] + i3;
+            for (std::int64_t i4 = 0; i4 < n[4]; ++i4) global[static_cast<std::size_t>(row * e[4] + b.lo[4] + i4)] = gathered[k++];
+          }
+  }
+  return global;
+}
+
+}  // namespace hpart::tensor

@@ -1,0 +1,59 @@
+#pragma once
+// Which parts touch: every part marks the cells of a coarse global grid its objects occupy (one
+// bit per part and cell, OR-reduced across ranks); parts sharing a cell or holding face-adjacent
+// cells are neighbours, with as many contacts as such cell pairs. The contact total estimates the
+// part surface. MPI-free: the Rebalancer reduces the bitmaps, every rank runs this on the result.
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "repart/diffusion_flow.hpp"
+
+namespace hpart::repart {
+
+struct ContactGrid {
+  int dim = 3;
+  std::array<double, 3> lo{};
+  double inv_cell = 1.0;  // 1 / cell side (cells are cubes)
+  std::array<int, 3> cells{1, 1, 1};
+  [[nodiscard]] std::int64_t num_cells() const {
+    return static_cast<std::int64_t>(cells[0]) * cells[1] * (dim == 3 ? cells[2] : 1);
+  }
+  [[nodiscard]] std::int64_t cell_of(const double* x) const {
+    std::int64_t c = 0, stride = 1;
+    for (int d = 0; d < dim; ++d) {
+      const auto u = static_cast<std::size_t>(d);
+      auto k = static_cast<std::int64_t>((x[d] - lo[u]) * inv_cell);
+      k = k < 0 ? 0 : (k >= cells[u] ? cells[u] - 1 : k);
+      c += k * stride;
+      stride *= cells[u];
+    }
+    return c;
+  }
+  [[nodiscard]] std::size_t words_per_part() const { return static_cast<std::size_t>((num_cells() + 63) / 64); }
+};
+
+// Cubic cells over the box [lo, hi]: as many as keep parts x cells within ~8 Mbit (so the bitmap
+// reduction stays about 1 MB whatever K), at most 64 per side, and about 4 objects per cell or
+// more, so that neighbouring objects fall in the same or adjacent cells.
+ContactGrid make_contact_grid(int dim, const double* lo, const double* hi, int num_parts, double objects);
+
+struct PartContacts {
+  std::vector<PartEdge> edges;  // p < q, capacity = contact count
+  double surface = 0.0;         // sum of the contact counts
+};
+
+// bitmap: num_parts rows of grid.words_per_part() words; bit c of row p = part p occupies cell c.
+PartContacts part_contacts(const ContactGrid& grid, int num_parts, std::span<const std::uint64_t> bitmap);
+
+// Per cell, the parts occupying it or a cell up to `rings` face steps away (CSR: parts of cell c
+// are parts[start[c]..start[c+1])): an object may move to a part only if that part is this near,
+// so parts grow at their boundary and never in islands.
+struct NearParts {
+  std::vector<std::int64_t> start;
+  std::vector<int> parts;
+};
+NearParts near_parts(const ContactGrid& grid, int num_parts, std::span<const std::uint64_t> bitmap, int rings = 1);
+
+}  // namespace hpart::repart

@@ -1,0 +1,385 @@
+#include "hpart/rebalance.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "core/log.hpp"
+#include "core/validate.hpp"
+#include "hpart/sfc.hpp"
+#include "repart/cost_fit.hpp"
+#include "repart/load_model.hpp"
+#include "repart/point_diffusion.hpp"
+#include "repart/rebalance_rule.hpp"
+#include "repart/relabel_partition.hpp"
+
+namespace hpart {
+
+const char* to_string(RebalanceKind k) {
+  switch (k) {
+    case RebalanceKind::none: return "none";
+    case RebalanceKind::scratch: return "scratch";
+    case RebalanceKind::shift: return "shift";
+    case RebalanceKind::diffusion: return "diffusion";
+  }
+  return "unknown";
+}
+
+namespace {
+
+std::string check_options(const RebalanceOptions& o) {
+  if (std::string m = detail::check_parts(o.parts); !m.empty()) return m;
+  auto in_unit = [](double v) { return v > 0.0 && v <= 1.0; };
+  if (!(o.tolerance > 0.0) || !std::isfinite(o.tolerance)) return "tolerance must be finite and > 0";
+  if (o.horizon < 1) return "horizon must be >= 1 step";
+  if (!in_unit(o.smoothing) || !in_unit(o.trend_smoothing) || !in_unit(o.forgetting))
+    return "smoothing, trend_smoothing and forgetting must lie in (0, 1]";
+  if (!(o.halo_growth_limit >= 1.0)) return "halo_growth_limit must be >= 1";
+  if (o.max_rounds < 1) return "max_rounds must be >= 1";
+  return {};
+}
+
+std::string check_values(std::span<const double> v, const char* what) {
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!std::isfinite(v[i]) || v[i] < 0.0)
+      return std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(v[i]) + ": must be finite and >= 0";
+  return {};
+}
+
+std::string check_parts_span(std::span<const part_t> parts, int K) {
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    if (parts[i] < 0 || parts[i] >= K)
+      return "part " + std::to_string(parts[i]) + " of local object " + std::to_string(i) + " is outside [0, " +
+             std::to_string(K) + ")";
+  return {};
+}
+
+double max_over_ranks(const Comm& comm, double v) {
+  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  return v;
+}
+
+}  // namespace
+
+struct Rebalancer::State {
+  State(const Comm& c, RebalanceOptions o)
+      : comm(c), opts(o), model(o.smoothing, o.trend_smoothing), fit(o.forgetting) {}
+  Comm comm;
+  RebalanceOptions opts;
+  repart::LoadModel model;
+  repart::CostFit fit;
+  int fit_features = -1;
+  std::vector<part_t> parts;   // of the last returned Partition, in its local order
+  bool have_parts = false;
+  std::vector<int> curve_order;  // part id at each curve position while parts are curve ranges
+  bool fresh_pending = false;    // the next rebalance measures the fresh partition's surface
+  double seconds_per_unit = 1.0;
+  double repart_cost = -1.0, migration_cost = -1.0;  // EWMAs, < 0 = not measured yet
+  int steps_since = 0;
+  RebalanceStats stats;
+  Decision decision;
+
+  void log(const std::string& line) const {
+    if (opts.verbose >= 1 && comm.rank() == 0) std::fprintf(stderr, "[hpart] %s\n", line.c_str());
+    else detail::log(comm, 1, line);
+  }
+  [[nodiscard]] double predicted_cost() const {
+    const double r = std::max(0.0, repart_cost);
+    return r + (migration_cost >= 0.0 ? migration_cost : r);
+  }
+  static void ewma(double& acc, double v) { acc = acc < 0.0 ? v : 0.5 * acc + 0.5 * v; }
+};
+
+Rebalancer::Rebalancer(const Comm& comm, RebalanceOptions opts) {
+  const std::string problem = check_options(opts);
+  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument,
+             problem.empty() ? std::string{} : "Rebalancer: " + problem);
+  state_ = std::make_unique<State>(comm, opts);
+}
+Rebalancer::~Rebalancer() = default;
+Rebalancer::Rebalancer(Rebalancer&&) noexcept = default;
+Rebalancer& Rebalancer::operator=(Rebalancer&&) noexcept = default;
+
+const RebalanceStats& Rebalancer::stats() const { return state_->stats; }
+const Decision& Rebalancer::last_decision() const { return state_->decision; }
+const RebalanceOptions& Rebalancer::options() const { return state_->opts; }
+
+namespace {
+Options scratch_options(const RebalanceOptions& o) {
+  Options s;
+  s.parts = o.parts;
+  s.method = o.method;
+  s.imbalance = std::min(0.001, o.tolerance / 4);
+  return s;
+}
+}  // namespace
+
+Partition Rebalancer::partition(const PointSet& points) {
+  State& s = *state_;
+  Partition p = hpart::partition(s.comm, points, scratch_options(s.opts));
+  s.parts = p.parts;
+  s.have_parts = true;
+  s.curve_order.resize(static_cast<std::size_t>(s.opts.parts));
+  std::iota(s.curve_order.begin(), s.curve_order.end(), 0);
+  s.fresh_pending = true;
+  s.model.reset();
+  s.steps_since = 0;
+  if (s.repart_cost < 0.0) s.repart_cost = p.metrics.seconds;
+  s.stats.kind = RebalanceKind::scratch;
+  s.stats.rounds = 0;
+  s.stats.seconds = p.metrics.seconds;
+  s.stats.imbalance = p.metrics.imbalance.empty() ? 0.0 : p.metrics.imbalance[0];
+  s.stats.migrated_weight = 0.0;
+  s.stats.migrated_objects = 0;
+  return p;
+}
+
+void Rebalancer::observe(const Observation& obs) {
+  State& s = *state_;
+  const int K = s.opts.parts;
+  const std::span<const part_t> parts = obs.parts.empty() ? std::span<const part_t>(s.parts) : obs.parts;
+  const std::size_t n = parts.size();
+  const bool has_step = obs.step_seconds.has_value();
+  // Local checks first, agreed, then the checks that need every rank's flags.
+  std::string problem;
+  ErrorCode code = ErrorCode::ok;
+  auto fail = [&](ErrorCode c, std::string m) {
+    if (problem.empty()) code = c, problem = "observe(): " + std::move(m);
+  };
+  if (has_step && (!std::isfinite(*obs.step_seconds) || *obs.step_seconds < 0.0))
+    fail(ErrorCode::invalid_input, "step_seconds = " + std::to_string(*obs.step_seconds) + ": must be finite and >= 0");
+  if (obs.parts.empty() && !s.have_parts && (!obs.object_costs.empty() || !obs.features.empty()))
+    fail(ErrorCode::invalid_argument, "no partition known yet: pass the parts of the local objects");
+  if (!obs.object_costs.empty() && obs.object_costs.size() != n)
+    fail(ErrorCode::size_mismatch, "object_costs has " + std::to_string(obs.object_costs.size()) + " values for " +
+                                       std::to_string(n) + " local objects");
+  if (obs.nfeatures < 0 || (!obs.features.empty() && obs.features.size() != n * static_cast<std::size_t>(std::max(0, obs.nfeatures))))
+    fail(ErrorCode::size_mismatch, "features has " + std::to_string(obs.features.size()) + " values for " +
+                                       std::to_string(n) + " local objects x nfeatures " + std::to_string(obs.nfeatures));
+  if (problem.empty()) {
+    if (std::string m = check_values(obs.object_costs, "object_costs"); !m.empty()) fail(ErrorCode::invalid_input, m);
+    if (std::string m = check_values(obs.features, "features"); !m.empty()) fail(ErrorCode::invalid_input, m);
+    if (std::string m = check_parts_span(obs.parts, K); !m.empty()) fail(ErrorCode::invalid_input, m);
+  }
+  s.comm.agree(code, problem);
+
+  // flags: step set (min, max), costs given (max), features given (max), nfeatures (min, max)
+  int flags[6] = {has_step ? 1 : 0, has_step ? -1 : 0, obs.object_costs.empty() ? 0 : -1, obs.features.empty() ? 0 : -1,
+                  obs.nfeatures, -obs.nfeatures};
+  MPI_Allreduce(MPI_IN_PLACE, flags, 6, MPI_INT, MPI_MIN, s.comm.get());
+  const bool step_all = flags[0] == 1, step_any = flags[1] == -1, costs = flags[2] == -1, features = flags[3] == -1;
+  if (step_any && !step_all)
+    throw Error(ErrorCode::invalid_argument, "observe(): step_seconds is set on some ranks only: set it on all or none");
+  if (features && flags[4] != -flags[5])
+    throw Error(ErrorCode::invalid_argument, "observe(): nfeatures differs between ranks");
+  if (features && flags[4] < 1)
+    throw Error(ErrorCode::invalid_argument, "observe(): features given with nfeatures < 1");
+  if (!step_all && !costs && !(features && !s.fit.coefficients().empty()))
+    throw Error(ErrorCode::invalid_argument,
+                "observe(): nothing to learn from: give step_seconds, object_costs, or features once a cost model is fitted "
+                "(features need step_seconds to fit it)");
+  problem.clear();
+  if (costs && n > 0 && obs.object_costs.empty()) problem = "observe(): object_costs missing on this rank (given on others)";
+  if (features && n > 0 && obs.features.empty()) problem = "observe(): features missing on this rank (given on others)";
+  s.comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::size_mismatch, problem);
+
+  const double step = has_step ? *obs.step_seconds : 0.0;
+  if (features && step_all) {  // one least-squares row per rank: step time ~ a . sum(features) + b * count
+    const std::size_t m = static_cast<std::size_t>(flags[4]) + 1;
+    std::vector<double> x(m, 0.0), buf(m * m + m, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t f = 0; f + 1 < m; ++f) x[f] += obs.features[i * (m - 1) + f];
+    x[m - 1] = static_cast<double>(n);
+    repart::add_normal_row(x, step, std::span<double>(buf).first(m * m), std::span<double>(buf).subspan(m * m));
+    MPI_Allreduce(MPI_IN_PLACE, buf.data(), static_cast<int>(buf.size()), MPI_DOUBLE, MPI_SUM, s.comm.get());
+    s.fit.add(std::span<const double>(buf).first(m * m), std::span<const double>(buf).subspan(m * m), s.comm.size());
+  }
+  std::vector<double> loads;
+  if (costs || (features && !s.fit.coefficients().empty())) {
+    std::vector<double> predicted;
+    if (!costs) predicted = predicted_costs(obs.features);
+    const std::span<const double> c = costs ? obs.object_costs : std::span<const double>(predicted);
+    loads.assign(static_cast<std::size_t>(K), 0.0);
+    for (std::size_t i = 0; i < n; ++i) loads[static_cast<std::size_t>(parts[i])] += c[i];
+    MPI_Allreduce(MPI_IN_PLACE, loads.data(), K, MPI_DOUBLE, MPI_SUM, s.comm.get());
+    double total_step = step;
+    MPI_Allreduce(MPI_IN_PLACE, &total_step, 1, MPI_DOUBLE, MPI_SUM, s.comm.get());
+    const double total = std::accumulate(loads.begin(), loads.end(), 0.0);
+    s.seconds_per_unit = step_all && total > 0.0 ? total_step / total : 1.0;
+  } else {
+    loads.resize(static_cast<std::size_t>(s.comm.size()));
+    MPI_Allgather(&step, 1, MPI_DOUBLE, loads.data(), 1, MPI_DOUBLE, s.comm.get());
+    s.seconds_per_unit = 1.0;
+  }
+  s.model.observe(loads);
+  ++s.steps_since;
+}
+
+Decision Rebalancer::decide() {
+  State& s = *state_;
+  repart::RuleInputs in;
+  in.seconds_per_unit = s.seconds_per_unit;
+  in.horizon = s.opts.horizon;
+  in.tolerance = s.opts.tolerance;
+  in.residual_imbalance = 0.75 * s.opts.tolerance;
+  in.predicted_cost_seconds = s.predicted_cost();
+  in.steps_since = s.steps_since;
+  const repart::RuleDecision r = repart::decide_rebalance(s.model, in);
+  Decision d;
+  d.rebalance = r.rebalance;
+  d.reason = r.reason;
+  d.imbalance = r.imbalance;
+  d.predicted_imbalance = r.predicted_imbalance;
+  d.predicted_loss_seconds = r.predicted_loss_seconds;
+  d.predicted_gain_seconds = r.predicted_gain_seconds;
+  d.predicted_cost_seconds = r.predicted_cost_seconds;
+  d.steps_since = r.steps_since;
+  // Reductions give every rank the same loads in practice; rank 0's verdict makes it certain.
+  int yes = d.rebalance ? 1 : 0;
+  MPI_Bcast(&yes, 1, MPI_INT, 0, s.comm.get());
+  d.rebalance = yes != 0;
+  s.decision = d;
+  s.log("rebalance decision: " + std::string(d.rebalance ? "yes" : "no") + " (" + d.reason + ")");
+  return d;
+}
+
+Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> parts_in) {
+  State& s = *state_;
+  const int K = s.opts.parts;
+  // The scan that validates the points also gives the local box the diffusion's grid needs.
+  std::string problem = detail::check_point_shape(points);
+  detail::PointScan scan;
+  if (problem.empty()) scan = detail::scan_points(points), problem = detail::check_points(points, &scan);
+  const std::size_t n = points.size();
+  const std::span<const part_t> cur = parts_in.empty() ? std::span<const part_t>(s.parts) : parts_in;
+  if (problem.empty() && parts_in.empty() && s.have_parts && s.parts.size() != n)
+    problem = "no parts given, and the last partition has " + std::to_string(s.parts.size()) + " local objects, not " +
+              std::to_string(n) + ": pass the current part of each local object";
+  if (problem.empty() && !parts_in.empty() && parts_in.size() != n)
+    problem = "parts has " + std::to_string(parts_in.size()) + " values for " + std::to_string(n) + " local points";
+  if (problem.empty()) problem = check_parts_span(parts_in, K);
+  s.comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input,
+               problem.empty() ? std::string{} : "rebalance(): " + problem);
+  int known = parts_in.empty() && !s.have_parts ? 0 : 1;
+  MPI_Allreduce(MPI_IN_PLACE, &known, 1, MPI_INT, MPI_MIN, s.comm.get());
+
+  MPI_Barrier(s.comm.get());  // time the call, not the ranks' arrival
+  const detail::Stopwatch clock;
+  std::vector<part_t> result;
+  RebalanceKind kind = RebalanceKind::scratch;
+  std::string why;
+  int rounds = 0;
+  double surface = 0.0;
+  if (!known) {
+    why = "no current partition";
+  } else if (!s.opts.incremental || K == 1) {
+    why = "incremental off";
+  } else {
+    repart::PointDiffusion diff(s.comm, points, std::vector<part_t>(cur.begin(), cur.end()), K, 0.75 * s.opts.tolerance,
+                                0.9 * s.opts.tolerance, scan.lo, scan.hi);
+    surface = diff.surface();
+    if (s.fresh_pending) s.stats.surface_fresh = surface, s.fresh_pending = false;
+    double shift = -1.0;  // weight a splitter shift moves, while the parts are curve ranges
+    if (!s.curve_order.empty()) {
+      const std::vector<double>& w = diff.part_weights();
+      const double total = std::accumulate(w.begin(), w.end(), 0.0);
+      double cum = 0.0;
+      shift = 0.0;
+      for (int j = 0; j + 1 < K; ++j) {
+        cum += w[static_cast<std::size_t>(s.curve_order[static_cast<std::size_t>(j)])];
+        shift += std::abs(cum - total * (j + 1) / K);
+      }
+    }
+    if (s.stats.surface_fresh > 0.0 && surface > s.opts.halo_growth_limit * s.stats.surface_fresh) {
+      why = "surface " + std::to_string(surface) + " > " + std::to_string(s.opts.halo_growth_limit) + " x fresh " +
+            std::to_string(s.stats.surface_fresh);
+    } else if (shift >= 0.0 && shift <= diff.flow_total()) {
+      kind = RebalanceKind::shift;
+      why = "splitter shift moves ~" + std::to_string(shift) + " <= diffusion flow " + std::to_string(diff.flow_total());
+    } else {
+      rounds = diff.run(s.opts.max_rounds);
+      const auto& ph = diff.phase_seconds();
+      char info[160];
+      std::snprintf(info, sizeof info, "realised %.3f of the flow; measure %.4f, contacts %.4f, flows %.4f, select %.4f s",
+                    diff.realised_fraction(), ph[0], ph[1], ph[2], ph[3]);
+      why = info;
+      if (diff.imbalance() <= s.opts.tolerance) {
+        kind = RebalanceKind::diffusion;
+        result = diff.take_parts();
+      } else {
+        why = "diffusion reached only " + std::to_string(diff.imbalance()) + " in " + std::to_string(rounds) + " rounds";
+      }
+    }
+  }
+  if (kind != RebalanceKind::diffusion) {
+    Partition fresh = hpart::partition(s.comm, points, scratch_options(s.opts));
+    result = std::move(fresh.parts);
+    if (known) {
+      s.curve_order = repart::relabel_to_overlap(s.comm, cur, result, points.weights, points.ncon, K);
+    } else {
+      s.curve_order.resize(static_cast<std::size_t>(K));
+      std::iota(s.curve_order.begin(), s.curve_order.end(), 0);
+    }
+    s.fresh_pending = true;
+  } else {
+    s.curve_order.clear();
+  }
+  double moved[2] = {0.0, 0.0};
+  if (known)
+    for (std::size_t i = 0; i < n; ++i)
+      if (result[i] != cur[i]) moved[0] += points.weights.empty() ? 1.0 : points.weights[i * static_cast<std::size_t>(points.ncon)], moved[1] += 1;
+  MPI_Allreduce(MPI_IN_PLACE, moved, 2, MPI_DOUBLE, MPI_SUM, s.comm.get());
+  const double seconds = max_over_ranks(s.comm, clock.seconds());
+
+  Partition out = evaluate_partition(s.comm, std::move(result), K, points.weights, points.ncon);
+  out.metrics.seconds = seconds;
+  s.parts = out.parts;
+  s.have_parts = true;
+  s.model.reset();
+  s.steps_since = 0;
+  State::ewma(s.repart_cost, seconds);
+  s.stats.kind = kind;
+  s.stats.rounds = rounds;
+  ++s.stats.rebalances;
+  s.stats.migrated_weight = moved[0];
+  s.stats.migrated_objects = static_cast<long long>(moved[1]);
+  s.stats.seconds = seconds;
+  s.stats.imbalance = out.metrics.imbalance.empty() ? 0.0 : out.metrics.imbalance[0];
+  s.stats.surface = surface;
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "rebalance: %s, %d rounds, imbalance %.4f, moved %.6g weight, %.4f s",
+                to_string(kind), rounds, s.stats.imbalance, moved[0], seconds);
+  s.log(std::string(buf) + (why.empty() ? "" : " (" + why + ")"));
+  return out;
+}
+
+void Rebalancer::record_migration_seconds(double seconds) {
+  State& s = *state_;
+  const bool ok = std::isfinite(seconds) && seconds >= 0.0;
+  s.comm.agree(ok ? ErrorCode::ok : ErrorCode::invalid_input,
+               ok ? std::string{} : "record_migration_seconds(): " + std::to_string(seconds) + " is not a time");
+  const double t = max_over_ranks(s.comm, seconds);
+  s.stats.migration_seconds = t;
+  State::ewma(s.migration_cost, t);
+}
+
+std::vector<double> Rebalancer::predicted_costs(std::span<const double> features) const {
+  const std::vector<double>& c = state_->fit.coefficients();
+  if (c.empty()) return {};
+  const std::size_t m = c.size() - 1;
+  const std::size_t n = m > 0 ? features.size() / m : 0;
+  std::vector<double> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    double v = c[m];
+    for (std::size_t f = 0; f < m; ++f) v += c[f] * features[i * m + f];
+    out[i] = std::max(0.0, v);
+  }
+  return out;
+}
+
+std::vector<double> Rebalancer::cost_coefficients() const { return state_->fit.coefficients(); }
+
+}  // namespace hpart

@@ -1,0 +1,75 @@
+#include "unique_ids.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hpart::detail {
+namespace {
+
+int checker_of(gid_t id, int ranks) {  // splitmix64: spreads consecutive ids evenly
+  auto x = static_cast<std::uint64_t>(id) + 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return static_cast<int>((x ^ (x >> 31)) % static_cast<std::uint64_t>(ranks));
+}
+
+std::vector<int> exclusive_sum(const std::vector<int>& counts) {
+  std::vector<int> displs(counts.size(), 0);
+  for (std::size_t r = 1; r < counts.size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  return displs;
+}
+
+}  // namespace
+
+void require_unique_ids(const Comm& comm, std::span<const gid_t> ids, const char* who) {
+  std::string problem;
+  for (std::size_t i = 0; i < ids.size() && problem.empty(); ++i)
+    if (ids[i] < 0)
+      problem = std::string(who) + ": id of local object " + std::to_string(i) + " is " + std::to_string(ids[i]) +
+                ": ids must be non-negative";
+  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input, problem);
+
+  const int R = comm.size();
+  std::vector<int> send_counts(static_cast<std::size_t>(R), 0);
+  for (gid_t id : ids) ++send_counts[static_cast<std::size_t>(checker_of(id, R))];
+  std::vector<int> recv_counts(static_cast<std::size_t>(R), 0);
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm.get());
+  long long incoming = 0;
+  for (int c : recv_counts) incoming += c;
+  comm.agree(incoming > INT_MAX ? ErrorCode::invalid_argument : ErrorCode::ok,
+             std::string(who) + ": more than 2^31 ids hash to one rank; use more ranks");
+
+  const std::vector<int> send_displs = exclusive_sum(send_counts), recv_displs = exclusive_sum(recv_counts);
+  std::vector<gid_t> grouped(ids.size());
+  std::vector<int> fill = send_displs;
+  for (gid_t id : ids) grouped[static_cast<std::size_t>(fill[static_cast<std::size_t>(checker_of(id, R))]++)] = id;
+  std::vector<gid_t> mine(static_cast<std::size_t>(incoming));
+  MPI_Alltoallv(grouped.data(), send_counts.data(), send_displs.data(), MPI_INT64_T, mine.data(), recv_counts.data(),
+                recv_displs.data(), MPI_INT64_T, comm.get());
+
+  // (id, rank that gave it), sorted: a repeat sits next to its first occurrence.
+  std::vector<std::pair<gid_t, int>> seen(mine.size());
+  for (int r = 0; r < R; ++r)
+    for (int k = 0; k < recv_counts[static_cast<std::size_t>(r)]; ++k) {
+      const auto at = static_cast<std::size_t>(recv_displs[static_cast<std::size_t>(r)] + k);
+      seen[at] = {mine[at], r};
+    }
+  std::sort(seen.begin(), seen.end());
+  for (std::size_t k = 1; k < seen.size(); ++k)
+    if (seen[k].first == seen[k - 1].first) {
+      const int a = seen[k - 1].second, b = seen[k].second;
+      problem = std::string(who) + ": id " + std::to_string(seen[k].first) + " is given twice (" +
+                (a == b ? "both on rank " + std::to_string(a) : "on ranks " + std::to_string(a) + " and " + std::to_string(b)) +
+                "): every object needs its own id";
+      break;
+    }
+  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input, problem);
+}
+
+}  // namespace hpart::detail

@@ -1,0 +1,15 @@
+#pragma once
+// The global check that object ids are non-negative and given once.
+#include <span>
+
+#include "hpart/comm.hpp"
+#include "hpart/types.hpp"
+
+namespace hpart::detail {
+
+// Collective: throws hpart::Error(invalid_input) on every rank if an id is negative or appears
+// more than once on any rank or across ranks. Each id goes to the rank its hash picks, which
+// sorts what it gets: O(n / R) memory per rank, never the global set on one rank.
+void require_unique_ids(const Comm& comm, std::span<const gid_t> ids, const char* who);
+
+}  // namespace hpart::detail

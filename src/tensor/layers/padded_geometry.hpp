@@ -1,0 +1,60 @@
+#pragma once
+// Strides and interior extents of a padded shard, copied by value into kernels (raw pointer
+// arithmetic on the view's data keeps the innermost loops contiguous and vectorisable on CPUs
+// while staying valid device code).
+#include <cstdint>
+#include <string>
+
+#include "hpart/error.hpp"
+#include "hpart/tensor/layer_kernels.hpp"
+
+// A vectorised sum on host compilers with OpenMP SIMD (float reductions are not vectorised
+// otherwise, since that reorders the additions); a plain loop in device code.
+#define HPART_PRAGMA(x) _Pragma(#x)
+#if defined(_OPENMP) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+#define HPART_SIMD_SUM(v) HPART_PRAGMA(omp simd reduction(+ : v))
+#else
+#define HPART_SIMD_SUM(v)
+#endif
+
+namespace hpart::tensor::kernels::detail {
+
+struct Geometry {
+  std::int64_t n = 0, c = 0, d = 0, h = 0, w = 0;  // interior extents
+  std::int64_t hd = 0, hh = 0, hw = 0;             // halo widths
+  std::int64_t sn = 0, sc = 0, sd = 0, sh = 0;     // strides (the W stride is 1)
+
+  // Offset of interior cell (n, c, z, i, j); z, i, j may reach into the halo (negative).
+  KOKKOS_INLINE_FUNCTION std::int64_t at(std::int64_t nn, std::int64_t cc, std::int64_t z, std::int64_t i,
+                                         std::int64_t j) const {
+    return nn * sn + cc * sc + (z + hd) * sd + (i + hh) * sh + (j + hw);
+  }
+  [[nodiscard]] std::int64_t rows() const { return n * c * d * h; }
+};
+
+template <class T>
+Geometry geometry(const Padded<T>& p) {
+  Geometry g;
+  g.n = p.n(), g.c = p.c(), g.d = p.d(), g.h = p.h(), g.w = p.w();
+  g.hd = p.halo.d, g.hh = p.halo.h, g.hw = p.halo.w;
+  g.sh = g.w + 2 * g.hw;
+  g.sd = g.sh * (g.h + 2 * g.hh);
+  g.sc = g.sd * (g.d + 2 * g.hd);
+  g.sn = g.sc * g.c;
+  if (p.halo.d < 0 || p.halo.h < 0 || p.halo.w < 0 || g.d < 0 || g.h < 0 || g.w < 0)
+    throw Error(ErrorCode::invalid_argument, "padded view smaller than its halo");
+  return g;
+}
+
+using Policy = Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<std::int64_t>>;
+inline Policy range(std::int64_t n) { return Policy(0, n); }
+
+inline void require(bool ok, const std::string& what) {
+  if (!ok) throw Error(ErrorCode::invalid_argument, what);
+}
+
+inline std::string dims_str(std::int64_t a, std::int64_t b, std::int64_t c) {
+  return std::to_string(a) + "x" + std::to_string(b) + "x" + std::to_string(c);
+}
+
+}  // namespace hpart::tensor::kernels::detail

@@ -1,0 +1,101 @@
+// Sharded 2x pooling and upsampling. On aligned shards pooling is purely local; bilinear
+// upsampling reads a halo of 1 (exchanged, then edge-replicated at global edges) and its
+// backward runs the adjoints in reverse: local transpose, edge adjoint, halo adjoint.
+#include <string>
+
+#include "hpart/tensor/layers.hpp"
+
+namespace hpart::tensor {
+
+template <class T>
+void Pool2<T>::prepare(const ShardTensor<T>& x) {
+  if (in_layout_.valid() && x.layout() == in_layout_) return;
+  out_layout_ = derived_layout(x.layout(), x.layout().shape().extent[kAxisC], 1, 2);
+  in_layout_ = x.layout();
+}
+
+template <class T>
+ShardTensor<T> Pool2<T>::make_output(const ShardTensor<T>& x, const Halo& halo) {
+  prepare(x);
+  return ShardTensor<T>(out_layout_, halo, "hpart::Pool2::output");
+}
+
+template <class T>
+void Pool2<T>::forward(const ShardTensor<T>& x, ShardTensor<T>& y) {
+  prepare(x);
+  if (!(y.layout() == out_layout_)) throw Error(ErrorCode::invalid_argument, "Pool2::forward: y is not laid out like make_output(x)");
+  kernels::pool2_forward(kind_, x.layout().shape().spatial_dims, padded(x), padded(y));
+}
+
+template <class T>
+void Pool2<T>::backward(const ShardTensor<T>& x, const ShardTensor<T>& dy, ShardTensor<T>& dx) {
+  prepare(x);
+  if (!(dy.layout() == out_layout_) || !(dx.layout() == x.layout()))
+    throw Error(ErrorCode::invalid_argument, "Pool2::backward: dy or dx is not laid out like the output or the input");
+  kernels::pool2_backward(kind_, x.layout().shape().spatial_dims, padded(x), padded(dy), padded(dx));
+}
+
+template <class T>
+void Upsample2<T>::prepare(const ShardTensor<T>& x) {
+  if (in_layout_.valid() && x.layout() == in_layout_ && x.halo() == in_halo_) return;
+  const TensorShape& s = x.layout().shape();
+  std::string problem;
+  if (kind_ == Upsample::bilinear)
+    for (int a = s.first_spatial_axis(); a <= kAxisW; ++a)
+      if (x.halo().along(a) < 1) problem = "bilinear upsampling needs an input halo of >= 1 on every spatial axis";
+  x.layout().comm().agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
+  out_layout_ = derived_layout(x.layout(), s.extent[kAxisC], 2, 1);
+  in_layout_ = x.layout();
+  in_halo_ = x.halo();
+  if (kind_ == Upsample::bilinear) exchange_ = std::make_unique<HaloExchange<T>>(x);
+}
+
+template <class T>
+kernels::Edges Upsample2<T>::edges() const {
+  kernels::Edges e;
+  const TensorBox& b = in_layout_.local_box();
+  const TensorShape& s = in_layout_.shape();
+  const int axes[3] = {kAxisD, kAxisH, kAxisW};
+  for (int d = 0; d < 3; ++d) {
+    const auto ua = static_cast<std::size_t>(axes[d]);
+    if (in_layout_.periodic(axes[d]) || b.empty()) continue;
+    e.lo[d] = b.lo[ua] == 0;
+    e.hi[d] = b.hi[ua] == s.extent[ua] - 1;
+  }
+  return e;
+}
+
+template <class T>
+ShardTensor<T> Upsample2<T>::make_output(const ShardTensor<T>& x, const Halo& halo) {
+  prepare(x);
+  return ShardTensor<T>(out_layout_, halo, "hpart::Upsample2::output");
+}
+
+template <class T>
+void Upsample2<T>::forward(ShardTensor<T>& x, ShardTensor<T>& y) {
+  prepare(x);
+  if (!(y.layout() == out_layout_)) throw Error(ErrorCode::invalid_argument, "Upsample2::forward: y is not laid out like make_output(x)");
+  if (kind_ == Upsample::bilinear) {
+    exchange_->exchange(x);
+    kernels::replicate_edges(padded(x), edges());
+  }
+  kernels::upsample2_forward(kind_, x.layout().shape().spatial_dims, padded(x), padded(y));
+}
+
+template <class T>
+void Upsample2<T>::backward(const ShardTensor<T>& dy, ShardTensor<T>& dx) {
+  if (!in_layout_.valid() || !(dx.layout() == in_layout_) || !(dx.halo() == in_halo_) || !(dy.layout() == out_layout_))
+    throw Error(ErrorCode::invalid_argument, "Upsample2::backward: call forward first; dx must have x's layout and halo");
+  kernels::upsample2_backward(kind_, in_layout_.shape().spatial_dims, padded(dy), padded(dx));
+  if (kind_ == Upsample::bilinear) {
+    kernels::replicate_edges_adjoint(padded(dx), edges());
+    exchange_->adjoint(dx);
+  }
+}
+
+template class Pool2<float>;
+template class Pool2<double>;
+template class Upsample2<float>;
+template class Upsample2<double>;
+
+}  // namespace hpart::tensor

@@ -1,0 +1,41 @@
+// The redistribution plan: intersections of this rank's boxes with every peer's, from the
+// layouts alone (each rank knows every box).
+#include <string>
+
+#include "hpart/tensor/redistribute.hpp"
+#include "tensor/layout_data.hpp"
+
+namespace hpart::tensor {
+
+RedistributePlan make_redistribute_plan(const ShardLayout& from, const ShardLayout& to) {
+  std::string problem;
+  if (!from.valid() || !to.valid()) throw Error(ErrorCode::invalid_argument, "redistribute: a layout is not set");
+  if (from.size() != to.size() || from.rank() != to.rank())
+    problem = "redistribute: the layouts live on communicators of different sizes or rank orders";
+  else if (!(from.shape() == to.shape()))
+    problem = "redistribute: the layouts are of different tensors: " + from.shape().str() + " and " + to.shape().str();
+  from.comm().agree(problem.empty() ? ErrorCode::ok : ErrorCode::size_mismatch, problem);
+
+  RedistributePlan plan;
+  const int me = from.rank(), P = from.size();
+  const TensorBox& mine_from = from.local_box();
+  const TensorBox& mine_to = to.local_box();
+  if (from.is_primary(me) && !mine_from.empty())
+    for (int q = 0; q < P; ++q) {
+      const TensorBox b = mine_from.intersect(to.box(q));
+      if (b.empty()) continue;
+      plan.sends.push_back({q, b});
+      if (q != me) plan.send_elements += b.volume();
+    }
+  if (!mine_to.empty())
+    for (int p = 0; p < P; ++p) {
+      if (!from.is_primary(p)) continue;
+      const TensorBox b = from.box(p).intersect(mine_to);
+      if (b.empty()) continue;
+      plan.receives.push_back({p, b});
+      if (p != me) plan.receive_elements += b.volume();
+    }
+  return plan;
+}
+
+}  // namespace hpart::tensor

@@ -1,0 +1,227 @@
+// The repartitioning kernels without MPI: load model and trend, least squares, decision rule,
+// diffusion flow, part contacts and relabelling.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "repart/cost_fit.hpp"
+#include "repart/diffusion_flow.hpp"
+#include "repart/load_model.hpp"
+#include "repart/part_contacts.hpp"
+#include "repart/part_relabel.hpp"
+#include "repart/rebalance_rule.hpp"
+
+namespace {
+
+using namespace hpart::repart;
+
+TEST(LoadModel, ExtrapolatesALinearDrift) {
+  LoadModel m(0.3, 0.3);
+  for (int t = 0; t < 30; ++t) {
+    const std::vector<double> loads = {10.0 + t, 10.0 - 0.2 * t, 10.0};
+    m.observe(loads);
+  }
+  // Holt's method tracks a linear trend without lag once it has learnt it.
+  const std::vector<double> p = m.predict(5);
+  EXPECT_NEAR(p[0], 10.0 + 34, 0.05);
+  EXPECT_NEAR(p[1], 10.0 - 0.2 * 34, 0.02);
+  EXPECT_NEAR(p[2], 10.0, 1e-9);
+  EXPECT_NEAR(load_imbalance(std::vector<double>{2, 1, 1, 0}), 1.0, 1e-12);
+  EXPECT_NEAR(load_gap(std::vector<double>{2, 1, 1, 0}), 1.0, 1e-12);
+}
+
+TEST(LoadModel, SmoothsNoiseAndRestartsOnANewLength) {
+  LoadModel m(0.3, 0.3);
+  for (int t = 0; t < 200; ++t) m.observe(std::vector<double>{1.0 + ((t % 2) ? 0.1 : -0.1), 1.0});
+  EXPECT_NEAR(m.predict(0)[0], 1.0, 0.08);  // the level averages the alternating noise
+  EXPECT_LT(std::abs(m.predict(10)[0] - 1.0), 0.3);
+  m.observe(std::vector<double>{5.0, 5.0, 5.0});
+  EXPECT_EQ(m.observations(), 1);
+  EXPECT_EQ(m.size(), 3u);
+}
+
+TEST(CostFit, RecoversLinearCoefficients) {
+  CostFit fit(1.0);
+  // rank rows: y = 0.5 * f0 + 2 * f1 + 3 * count
+  for (int step = 0; step < 4; ++step) {
+    std::vector<double> gram(9, 0.0), rhs(3, 0.0);
+    for (int r = 0; r < 2; ++r) {
+      const double f0 = 10.0 + 7 * step + 3 * r, f1 = 1.0 + step * r, count = 5.0 + r + step;
+      const std::vector<double> x = {f0, f1, count};
+      add_normal_row(x, 0.5 * f0 + 2 * f1 + 3 * count, gram, rhs);
+    }
+    fit.add(gram, rhs, 2);
+  }
+  ASSERT_EQ(fit.coefficients().size(), 3u);
+  EXPECT_NEAR(fit.coefficients()[0], 0.5, 1e-8);
+  EXPECT_NEAR(fit.coefficients()[1], 2.0, 1e-8);
+  EXPECT_NEAR(fit.coefficients()[2], 3.0, 1e-8);
+}
+
+TEST(CostFit, NoModelWhileUnderdeterminedOrCollinear) {
+  CostFit fit(1.0);
+  std::vector<double> gram(4, 0.0), rhs(2, 0.0);
+  add_normal_row(std::vector<double>{2.0, 1.0}, 3.0, gram, rhs);
+  fit.add(gram, rhs, 1);
+  EXPECT_TRUE(fit.coefficients().empty());  // one sample, two unknowns
+  std::fill(gram.begin(), gram.end(), 0.0), std::fill(rhs.begin(), rhs.end(), 0.0);
+  add_normal_row(std::vector<double>{4.0, 2.0}, 6.0, gram, rhs);  // the same direction again
+  fit.add(gram, rhs, 1);
+  EXPECT_TRUE(fit.coefficients().empty());
+}
+
+RuleInputs inputs(double cost) {
+  RuleInputs in;
+  in.horizon = 50;
+  in.tolerance = 0.02;
+  in.residual_imbalance = 0.015;
+  in.predicted_cost_seconds = cost;
+  return in;
+}
+
+TEST(RebalanceRule, BalancedLoadNeverRebalances) {
+  LoadModel m(0.3, 0.3);
+  for (int t = 0; t < 5; ++t) m.observe(std::vector<double>{1.0, 1.01, 0.99, 1.0});
+  const RuleDecision d = decide_rebalance(m, inputs(0.0));
+  EXPECT_FALSE(d.rebalance) << d.reason;
+  EXPECT_LE(d.imbalance, 0.02);
+}
+
+TEST(RebalanceRule, NothingObservedNeverRebalances) {
+  LoadModel m(0.3, 0.3);
+  EXPECT_FALSE(decide_rebalance(m, inputs(0.0)).rebalance);
+}
+
+TEST(RebalanceRule, LargeImbalanceRebalancesWhenCheapNotWhenDear) {
+  LoadModel m(0.3, 0.3);
+  for (int t = 0; t < 3; ++t) m.observe(std::vector<double>{1.5, 1.0, 1.0, 0.5});  // seconds per step
+  const RuleDecision cheap = decide_rebalance(m, inputs(0.1));
+  EXPECT_TRUE(cheap.rebalance) << cheap.reason;
+  // gap 0.5 s per step, residual 0.015: saving ~ 50 * (0.5 - 0.015) s
+  EXPECT_NEAR(cheap.predicted_gain_seconds, 50 * (0.5 - 0.015), 1e-6);
+  EXPECT_NEAR(cheap.predicted_loss_seconds, 25.0, 1e-6);
+  const RuleDecision dear = decide_rebalance(m, inputs(100.0));
+  EXPECT_FALSE(dear.rebalance) << dear.reason;
+}
+
+TEST(RebalanceRule, DriftCountsOnlyWhatARebalanceSaves) {
+  // A hotspot drifting from part 0 to part 1: the gap grows by 0.01 s per step. Rebalancing now
+  // saves the current gap for the horizon, not the regrowth.
+  LoadModel m(0.3, 0.3);
+  for (int t = 0; t < 10; ++t) m.observe(std::vector<double>{1.0 + 0.02 * t, 1.0 - 0.02 * t});
+  const RuleDecision d = decide_rebalance(m, inputs(0.0));
+  EXPECT_TRUE(d.rebalance);
+  EXPECT_GT(d.predicted_loss_seconds, d.predicted_gain_seconds);
+  EXPECT_GT(d.predicted_imbalance, d.imbalance);
+  // Gain ~ H * (current gap - residual): 50 * (0.18 - 0.015)
+  EXPECT_NEAR(d.predicted_gain_seconds, 50 * (0.2 - 0.015), 50 * 0.03);
+}
+
+TEST(DiffusionFlow, ConservesAndBalancesAPath) {
+  // Path 0-1-2-3, excess +3, -1, -1, -1: flows 3, 2, 1 along the path.
+  const std::vector<PartEdge> edges = {{0, 1, 1.0}, {1, 2, 1.0}, {2, 3, 1.0}};
+  const std::vector<double> excess = {3, -1, -1, -1};
+  const std::vector<double> f = diffusion_flow(4, edges, excess);
+  EXPECT_NEAR(f[0], 3.0, 1e-8);
+  EXPECT_NEAR(f[1], 2.0, 1e-8);
+  EXPECT_NEAR(f[2], 1.0, 1e-8);
+}
+
+TEST(DiffusionFlow, NetOutflowEqualsExcessOnACycleWithChords) {
+  const std::vector<PartEdge> edges = {{0, 1, 1}, {1, 2, 2}, {2, 3, 1}, {3, 4, 3}, {0, 4, 1}, {0, 2, 0.5}, {1, 3, 1}};
+  const std::vector<double> excess = {4, -1, 0.5, -2, -1.5};
+  const std::vector<double> f = diffusion_flow(5, edges, excess);
+  std::vector<double> out(5, 0.0);
+  for (std::size_t k = 0; k < edges.size(); ++k) out[edges[k].p] += f[k], out[edges[k].q] -= f[k];
+  for (int p = 0; p < 5; ++p) EXPECT_NEAR(out[p], excess[p], 1e-7);
+}
+
+TEST(DiffusionFlow, DisconnectedComponentsBalanceInside) {
+  const std::vector<PartEdge> edges = {{0, 1, 1}, {2, 3, 1}};
+  const std::vector<double> excess = {2, 0, -1, -1};  // component {0,1} has +2 net: only +1/-1 moves
+  const std::vector<double> f = diffusion_flow(4, edges, excess);
+  EXPECT_NEAR(f[0], 1.0, 1e-9);
+  EXPECT_NEAR(f[1], 0.0, 1e-9);
+}
+
+TEST(TransportFlow, ConservesAndBalancesAPath) {
+  const std::vector<PartEdge> edges = {{0, 1, 1.0}, {1, 2, 1.0}, {2, 3, 1.0}};
+  const std::vector<double> f = transport_flow(4, edges, std::vector<double>{3, -1, -1, -1});
+  EXPECT_NEAR(f[0], 3.0, 1e-12);
+  EXPECT_NEAR(f[1], 2.0, 1e-12);
+  EXPECT_NEAR(f[2], 1.0, 1e-12);
+}
+
+TEST(TransportFlow, FillsTheNearestSinkFirstAndMovesLessThanDiffusion) {
+  // Path 0-1-2-3-4: supply 1 at part 1, demand 1 at parts 0 and 4 (only one is needed).
+  const std::vector<PartEdge> edges = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 4, 1}};
+  const std::vector<double> excess = {-1, 1, 0, 0, -1};
+  const std::vector<double> t = transport_flow(5, edges, excess);
+  EXPECT_NEAR(t[0], -1.0, 1e-12);  // 1 -> 0
+  EXPECT_NEAR(t[1] + t[2] + t[3], 0.0, 1e-12);
+  // Net outflow equals the excess where supply meets demand; the 1-norm is the hop count.
+  double moved = 0.0;
+  for (double x : t) moved += std::abs(x);
+  EXPECT_NEAR(moved, 1.0, 1e-12);
+}
+
+TEST(PartContacts, TwoSlabsTouchAlongOnePlane) {
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  const ContactGrid g = make_contact_grid(3, lo, hi, 3, 64.0 * 64 * 64 * 4);
+  ASSERT_EQ(g.cells[0], 64);
+  const std::size_t wpp = g.words_per_part();
+  std::vector<std::uint64_t> bits(3 * wpp, 0);
+  // part 0: x < 0.5; part 1: x >= 0.5; part 2: empty
+  for (int z = 0; z < 64; ++z)
+    for (int y = 0; y < 64; ++y)
+      for (int x = 0; x < 64; ++x) {
+        const double pt[3] = {(x + 0.5) / 64, (y + 0.5) / 64, (z + 0.5) / 64};
+        const auto c = static_cast<std::size_t>(g.cell_of(pt));
+        bits[(x < 32 ? 0 : 1) * wpp + c / 64] |= std::uint64_t{1} << (c % 64);
+      }
+  const PartContacts pc = part_contacts(g, 3, bits);
+  ASSERT_EQ(pc.edges.size(), 1u);
+  EXPECT_EQ(pc.edges[0].p, 0);
+  EXPECT_EQ(pc.edges[0].q, 1);
+  EXPECT_DOUBLE_EQ(pc.edges[0].capacity, 64.0 * 64.0);
+  EXPECT_DOUBLE_EQ(pc.surface, 64.0 * 64.0);
+  // Near parts: the two layers at the interface see both parts, the others only their own.
+  const NearParts near = near_parts(g, 3, bits);
+  auto near_of = [&](int x) {
+    const std::size_t c = static_cast<std::size_t>(x + 64 * (5 + 64 * 7));
+    return std::vector<int>(near.parts.begin() + near.start[c], near.parts.begin() + near.start[c + 1]);
+  };
+  EXPECT_EQ(near_of(0), (std::vector<int>{0}));
+  EXPECT_EQ(near_of(31), (std::vector<int>{0, 1}));
+  EXPECT_EQ(near_of(32), (std::vector<int>{0, 1}));
+  EXPECT_EQ(near_of(40), (std::vector<int>{1}));
+}
+
+TEST(PartRelabel, MaximisesOverlapOnASmallExactCase) {
+  // overlaps (old, new, w): the best matching is new0->old2, new1->old0, new2->old1 (weight 9+8+7)
+  std::vector<Overlap> ov = {{0, 0, 5}, {2, 0, 9}, {0, 1, 8}, {1, 1, 6}, {1, 2, 7}, {2, 2, 1}};
+  const std::vector<int> label = relabel_by_overlap(3, ov);
+  EXPECT_EQ(label, (std::vector<int>{2, 0, 1}));
+  // Exhaustive check: no permutation keeps more weight.
+  std::vector<int> perm = {0, 1, 2};
+  double best = 0.0;
+  auto kept = [&](const std::vector<int>& l) {
+    double s = 0;
+    for (const Overlap& o : ov)
+      if (l[o.new_part] == o.old_part) s += o.weight;
+    return s;
+  };
+  do best = std::max(best, kept(perm));
+  while (std::next_permutation(perm.begin(), perm.end()));
+  EXPECT_DOUBLE_EQ(kept(label), best);
+}
+
+TEST(PartRelabel, UnmatchedPartsTakeFreeLabels) {
+  const std::vector<int> label = relabel_by_overlap(4, {{3, 1, 2.0}});
+  EXPECT_EQ(label, (std::vector<int>{0, 3, 1, 2}));
+}
+
+}  // namespace
