@@ -4,6 +4,9 @@
 #  2. partitions a 2D grid with a cost hotspot by every grid method and hierarchically (table,
 #     pictures), and the same field as an AMR patch level;
 #  3. runs the heat-diffusion example app briefly (per-step time and imbalance, rebalancing);
+#  3b. runs the drifting-particles app partitioned once and with the Rebalancer deciding when
+#     (feedback: measured step times -> model -> rebalance when it pays), and a short
+#     domain-parallel CNN training on sharded tensors (if Kokkos was found);
 #  4. runs the hpart CLI (points; and a shared graph by hpart and METIS when ../shared exists) on a generated 2D file: partition table, part file and a PNG picture.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +24,16 @@ echo "== hpart-heat: heat diffusion with a moving hot region, rebalanced every 5
 for every in 5 0; do
   "${mpi[@]}" -np 4 "$build/apps/heat/hpart-heat" --n 512 --steps 100 --rebalance-every $every --print-every 25 --clock cpu
 done
+echo
+echo "== hpart-particles: a drifting dense blob; partitioned once, then the Rebalancer decides when =="
+for mode in static feedback; do
+  "${mpi[@]}" -np 4 "$build/apps/particles/hpart-particles" --mode $mode --n 40000 --steps 200 --print-every 50
+done
+if [[ -x $build/apps/train/hpart-train ]]; then
+  echo
+  echo "== hpart-train: a CNN learning heat steps, one 512^2 sample sharded over 4 ranks (2x2 mesh) =="
+  "${mpi[@]}" -np 4 "$build/apps/train/hpart-train" --n 512 --steps 10
+fi
 echo
 echo "== hpart CLI: generate a clustered 2D point file, partition it, draw it =="
 "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" generate --shape clusters2d --n 500000 --out "$out/points.txt"

@@ -35,6 +35,11 @@ Graph files (--graph) are METIS .graph (`n m [fmt [ncon]]` header, 1-based adjac
 is the same layout) or MatrixMarket coordinate files (the pattern, symmetrised); each rank parses
 its byte range, errors name the line (asymmetric edges, ids out of range, weights, truncation).
 
+Related programs (same build): hpart-bench (benchmark suites: points, grid, hier, graph, repart,
+tensor), hpart-heat (grid heat diffusion, rebalanced), hpart-particles (drifting particles with
+the feedback Rebalancer: --mode static|always|feedback), hpart-train (domain-parallel CNN
+training on sharded Kokkos tensors). Each has its own --help; docs/ explains the library calls.
+
 Exit codes: 0 success, 1 bad command line, 2 bad input or failed I/O (the message says which
 line or value), 3 internal error. Set HPART_VERBOSE=1 (or 2) for phase timings on rank 0.)";
 
