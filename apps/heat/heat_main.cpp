@@ -9,6 +9,7 @@
 #include <ctime>
 #include <vector>
 
+#include "app_main.hpp"
 #include "halo_exchange.hpp"
 #include "heat_field.hpp"
 #include "heat_kernel.hpp"
@@ -150,24 +151,6 @@ int run(const hpart::Comm& comm, const HeatOptions& o) {
 }  // namespace hpart_heat
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int status = 0;
-  {
-    const hpart::Comm comm(MPI_COMM_WORLD);
-    hpart_heat::HeatOptions opts;
-    if (auto code = hpart_heat::parse_heat_options(argc, argv, comm.rank(), opts)) {
-      status = *code;
-    } else {
-      try {
-        status = hpart_heat::run(comm, opts);
-      } catch (const hpart::Error& e) {
-        // Every hpart::Error here is thrown on every rank alike (library calls, --json, the
-        // conservation check), so all ranks leave together and rank 0 alone prints.
-        if (comm.rank() == 0) std::fprintf(stderr, "hpart-heat: error: %s\n", e.what());
-        status = e.code() == hpart::ErrorCode::internal ? 3 : 2;
-      }
-    }
-  }
-  MPI_Finalize();
-  return status;
+  return hpart_apps::mpi_app_main<hpart_heat::HeatOptions>(argc, argv, "hpart-heat", hpart_heat::parse_heat_options,
+                                                   [](const hpart::Comm& comm, const hpart_heat::HeatOptions& o) { return hpart_heat::run(comm, o); });
 }

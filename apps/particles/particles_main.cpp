@@ -8,6 +8,7 @@
 #include <ctime>
 #include <vector>
 
+#include "app_main.hpp"
 #include "cell_ownership.hpp"
 #include "conservation_check.hpp"
 #include "force_kernel.hpp"
@@ -229,23 +230,6 @@ int run(const hpart::Comm& comm, const ParticlesOptions& o) {
 }  // namespace hpart_particles
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int status = 0;
-  {
-    const hpart::Comm comm(MPI_COMM_WORLD);
-    hpart_particles::ParticlesOptions opts;
-    if (auto code = hpart_particles::parse_particles_options(argc, argv, comm.rank(), opts)) {
-      status = *code;
-    } else {
-      try {
-        status = hpart_particles::run(comm, opts);
-      } catch (const hpart::Error& e) {
-        // hpart::Errors are thrown on every rank alike, so all ranks leave together.
-        if (comm.rank() == 0) std::fprintf(stderr, "hpart-particles: error: %s\n", e.what());
-        status = e.code() == hpart::ErrorCode::internal ? 3 : 2;
-      }
-    }
-  }
-  MPI_Finalize();
-  return status;
+  return hpart_apps::mpi_app_main<hpart_particles::ParticlesOptions>(argc, argv, "hpart-particles", hpart_particles::parse_particles_options,
+                                                   [](const hpart::Comm& comm, const hpart_particles::ParticlesOptions& o) { return hpart_particles::run(comm, o); });
 }
