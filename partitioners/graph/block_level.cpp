@@ -89,6 +89,7 @@ BlockLevel finest_block(const Comm& comm, const Graph& g) {
   graphk::CsrGraph& c = L.graph;
   c.ncon = g.ncon;
   c.xadj.assign(g.xadj.begin(), g.xadj.end());
+  if (c.xadj.empty()) c.xadj.assign(1, 0);  // a rank without vertices may pass no offsets at all
   c.adjncy = L.plan->local_adjncy();
   c.adjwgt.assign(g.adjwgt.begin(), g.adjwgt.end());  // none: unit weights (the kernel's reading)
   const auto nc = static_cast<std::size_t>(g.ncon);
@@ -110,7 +111,8 @@ bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, 
   graphk::GraphView view = graphk::view_of(fine.graph);
   view.vwgt = weights;
   const std::vector<std::int64_t> cap(nc, max_weight);
-  graphk::CoarseLevel C;
+  graphk::CoarseLevel C;  // a rank without vertices (and so without ghosts) has an empty level
+  C.xadj.assign(1, 0);
   if (n + gh > 0) C = graphk::coarsen_once(view, cap, seed);
   const std::int32_t cn = C.n - gh;
   const double match_s = clock.seconds();
