@@ -35,7 +35,8 @@ struct RebalanceOptions {
   int parts = 1;                   // K >= 1
   Method method = Method::hilbert;  // curve of the from-scratch partitions
   // Imbalance (max part load / average - 1) above which rebalancing is considered, and the
-  // balance rebalance() reaches (it aims at 3/4 of it, so the result is within it with a margin).
+  // balance rebalance() reaches (diffusion aims at 0.6 of it and stops within 0.9 of it, so the
+  // result is within it with a margin).
   double tolerance = 0.02;
   int horizon = 50;                // steps over which the time lost to imbalance is predicted
   double smoothing = 0.3;          // EWMA weight of a new observation in the load level, (0, 1]

@@ -26,11 +26,6 @@ constexpr int kSelections = 4;
 // Cells of the source's boundary layer per contact (a contact is a pair of cells, shared or
 // face-adjacent, holding the two parts), with a margin: the edge limit of the flow.
 constexpr double kBandCells = 0.7;
-// How far (in cells) a candidate surrounded by the receiver is moved up the selection order.
-constexpr double kSmoothCells = 1.5;
-constexpr bool kDistanceKey = false;
-constexpr bool kAxisCuts = true;
-constexpr double kProjectionShare = 0.25;
 
 // One flow of load to realise: objects of part `from` move to part `to`, those with the largest
 // projection on `dir` first.
@@ -38,8 +33,8 @@ struct Arc {
   int from = 0, to = 0;
   double amount = 0.0;
   std::array<double, 3> dir{};
-  double top = 0.0, inv_width = 0.0, width = 0.0;  // projection range over from's box
-  int cut_bin = kBins;   // level-1 bin holding the threshold (kBins: the whole part moves)
+  double top = 0.0, inv_width = 0.0, width = 0.0;  // projection range of the global box
+  int cut_bin = kBins;   // level-1 bin holding the threshold (kBins: every candidate moves; -1: none)
   int cut_sub = kBins - 1;  // last level-2 sub-bin of cut_bin that moves
   double need = 0.0;     // weight still wanted inside cut_bin
 };
@@ -219,17 +214,8 @@ void PointDiffusion::move_along_flows() {
       len += a.dir[d] * a.dir[d];
     }
     if (!(len > 0.0)) continue;
-    if (kAxisCuts) {
-      // Cut along the main axis of the centroid difference: on a lattice an oblique plane has
-      // up to sqrt(3) times the faces of an axis-aligned one of the same area.
-      std::size_t m = 0;
-      for (std::size_t d = 1; d < D; ++d)
-        if (std::abs(a.dir[d]) > std::abs(a.dir[m])) m = d;
-      for (std::size_t d = 0; d < D; ++d) a.dir[d] = d == m ? (a.dir[d] > 0 ? 1.0 : -1.0) : 0.0;
-    } else {
-      len = std::sqrt(len);
-      for (std::size_t d = 0; d < D; ++d) a.dir[d] /= len;
-    }
+    len = std::sqrt(len);
+    for (std::size_t d = 0; d < D; ++d) a.dir[d] /= len;
     arcs.push_back(a);
   }
   std::stable_sort(arcs.begin(), arcs.end(), [](const Arc& a, const Arc& b) { return a.from < b.from; });
@@ -248,6 +234,7 @@ void PointDiffusion::move_along_flows() {
     double t;  // depth below the top of the arc's range, x kBins
   };
   std::vector<Entry> ent;
+  ent.reserve(parts_.size() / 4);
   // Depths are measured over the projection of the global box, the same on every rank without
   // a reduction; 4096 steps over it resolve far below the object spacing.
   for (Arc& a : arcs) {
@@ -265,11 +252,11 @@ void PointDiffusion::move_along_flows() {
   const std::size_t n = parts_.size();
   const std::size_t wpp = grid_.words_per_part();
   const int sx = grid_.cells[0], sy = grid_.cells[1], sz = dim_ == 3 ? grid_.cells[2] : 1;
-  // Per cell of a single owner, the count of ring cells holding each arc's receiver, computed
-  // once per cell (cells hold several objects): offsets into `counts`, -1 = not yet.
-  std::vector<std::int32_t> count_at(boundary_.size(), -1);
-  std::vector<std::uint8_t> counts;
-  const double cell_side = 1.0 / grid_.inv_cell, ring_size = static_cast<double>(ring_.size());
+  // The near test depends on the cell and the arc only: computed once per cell of a single
+  // owner (cells hold several objects), per object elsewhere. near_at[c]: offset into `near`
+  // of the flags of the arcs out of the cell's owner, -1 = not yet.
+  std::vector<std::int32_t> near_at(boundary_.size(), -1);
+  std::vector<std::uint8_t> near;
   for (std::size_t i = 0; i < n; ++i) {
     const auto p = static_cast<std::size_t>(parts_[i]);
     if (first[p] == first[p + 1]) continue;
@@ -279,52 +266,25 @@ void PointDiffusion::move_along_flows() {
     const int cx = static_cast<int>(c % static_cast<std::size_t>(sx));
     const int cy = static_cast<int>((c / static_cast<std::size_t>(sx)) % static_cast<std::size_t>(sy));
     const int cz = static_cast<int>(c / (static_cast<std::size_t>(sx) * static_cast<std::size_t>(sy)));
-    auto near_count = [&](std::size_t k) {
+    auto near_to = [&](std::size_t k) {  // the receiver of arc k holds a cell within kRings
       const std::uint64_t* row = bitmap_.data() + static_cast<std::size_t>(arcs[k].to) * wpp;
-      int m = 0;
       for (const auto& r : ring_) {
         const int X = cx + r[0], Y = cy + r[1], Z = cz + r[2];
         if (X < 0 || Y < 0 || Z < 0 || X >= sx || Y >= sy || Z >= sz) continue;
         const auto u = static_cast<std::size_t>(X + sx * (Y + sy * Z));
-        m += static_cast<int>((row[u / 64] >> (u % 64)) & 1u);
+        if ((row[u / 64] >> (u % 64)) & 1u) return true;
       }
-      return m;
+      return false;
     };
     const bool memo = owner_[c] == static_cast<std::int32_t>(p);
-    if (memo && count_at[c] < 0) {
-      count_at[c] = static_cast<std::int32_t>(counts.size());
-      for (std::size_t k = first[p]; k < first[p + 1]; ++k) counts.push_back(static_cast<std::uint8_t>(near_count(k)));
+    if (memo && near_at[c] < 0) {
+      near_at[c] = static_cast<std::int32_t>(near.size());
+      for (std::size_t k = first[p]; k < first[p + 1]; ++k) near.push_back(near_to(k) ? 1 : 0);
     }
     for (std::size_t k = first[p]; k < first[p + 1]; ++k) {
-      const int m = memo ? counts[static_cast<std::size_t>(count_at[c]) + (k - first[p])] : near_count(k);
-      if (m == 0) continue;
+      if (!(memo ? near[static_cast<std::size_t>(near_at[c]) + (k - first[p])] != 0 : near_to(k))) continue;
       double sp = 0.0;
       for (std::size_t d = 0; d < D; ++d) sp += arcs[k].dir[d] * (x[d] - centroid_[p * D + d]);
-      if (kDistanceKey) {
-        // Nearest receiver cell centre: the moved layer then follows the interface and shifts
-        // it parallel to itself instead of cutting it at an angle.
-        const std::uint64_t* row = bitmap_.data() + static_cast<std::size_t>(arcs[k].to) * wpp;
-        double best = std::numeric_limits<double>::infinity();
-        for (const auto& r : ring_) {
-          const int X = cx + r[0], Y = cy + r[1], Z = cz + r[2];
-          if (X < 0 || Y < 0 || Z < 0 || X >= sx || Y >= sy || Z >= sz) continue;
-          const auto u = static_cast<std::size_t>(X + sx * (Y + sy * Z));
-          if (!((row[u / 64] >> (u % 64)) & 1u)) continue;
-          const int cc[3] = {X, Y, Z};
-          double d2 = 0.0;
-          for (std::size_t d = 0; d < D; ++d) {
-            const double diff = x[d] - (grid_.lo[d] + (cc[d] + 0.5) * cell_side);
-            d2 += diff * diff;
-          }
-          best = std::min(best, d2);
-        }
-        sp = kProjectionShare * sp - std::sqrt(best);
-      } else {
-        // Objects whose surroundings are mostly the receiver's go first, by up to kSmoothCells
-        // cells: that fills the receiver's hollows and takes the source's spikes, so repeated
-        // flows do not roughen the interfaces.
-        sp += kSmoothCells * cell_side * (m / ring_size);
-      }
       const double t = std::clamp((arcs[k].top - sp) * arcs[k].inv_width, 0.0, 1.0 - 1e-12) * kBins;
       ent.push_back({static_cast<std::uint32_t>(i), static_cast<std::int32_t>(k), t});
       hist[k * nb + static_cast<std::size_t>(t)] += w(i);  // the first selection's histogram

@@ -1,13 +1,13 @@
 #pragma once
 // Incremental repartitioning of a distributed point set by diffusion between neighbouring parts:
 // the part graph comes from a coarse occupancy grid (part_contacts), a greedy min-cost transport
-// flow removes the excess (diffusion_flow), and each flow p -> q is realised by moving the
-// objects of p that lie furthest towards q (largest projection on centroid_q - centroid_p).
-// Every boundary object is a candidate of exactly one flow (the one it lies furthest along), so
-// the thresholds, found across ranks by a two-level weighted histogram per flow, realise each
-// flow exactly and the new part weights follow from the histograms: one round normally suffices
-// (two full passes over the objects, one over the boundary candidates). A further round, from a
-// fresh measurement, runs only when the boundary layer could not carry a flow.
+// flow limited per edge by the weight of the source's boundary layer removes the excess
+// (diffusion_flow), and each flow p -> q is realised by moving the objects of p that lie furthest
+// towards q (largest projection on centroid_q - centroid_p) among those within two cells of q.
+// The candidates are gathered in one pass; selections over them (two-level weighted histograms
+// across ranks, exact fixed-point sums of what moved) realise each flow, and the new part weights
+// follow from the sums: one round normally suffices. A further round, from a fresh measurement,
+// runs only when a boundary layer could not carry its flow.
 #include <array>
 #include <cstdint>
 #include <span>

@@ -12,7 +12,7 @@ struct RuleInputs {
   double seconds_per_unit = 1.0;  // converts the model's load units into seconds
   int horizon = 50;
   double tolerance = 0.02;
-  // Imbalance a rebalance leaves behind (the incremental method aims at 3/4 of the tolerance).
+  // Imbalance a rebalance leaves behind (the incremental method ends between 0.6 and 0.9 of the tolerance).
   double residual_imbalance = 0.015;
   double predicted_cost_seconds = 0.0;
   int steps_since = 0;

@@ -278,7 +278,7 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
   } else if (!s.opts.incremental || K == 1) {
     why = "incremental off";
   } else {
-    repart::PointDiffusion diff(s.comm, points, std::vector<part_t>(cur.begin(), cur.end()), K, 0.75 * s.opts.tolerance,
+    repart::PointDiffusion diff(s.comm, points, std::vector<part_t>(cur.begin(), cur.end()), K, 0.6 * s.opts.tolerance,
                                 0.9 * s.opts.tolerance, scan.lo, scan.hi);
     surface = diff.surface();
     if (s.fresh_pending) s.stats.surface_fresh = surface, s.fresh_pending = false;

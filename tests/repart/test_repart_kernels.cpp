@@ -168,6 +168,30 @@ TEST(TransportFlow, FillsTheNearestSinkFirstAndMovesLessThanDiffusion) {
   EXPECT_NEAR(moved, 1.0, 1e-12);
 }
 
+TEST(TransportFlow, LimitsDivertFlowToAPathWithRoom) {
+  // Square 0-1-2-3-0: supply 2 at part 0, demand 2 at part 2, two 2-hop paths (via 1 and via 3).
+  // Edge 0-1 has room for 0.5 only: the rest goes via 3.
+  const std::vector<PartEdge> edges = {{0, 1, 4}, {1, 2, 4}, {2, 3, 1}, {0, 3, 1}};
+  const std::vector<double> excess = {2, 0, -2, 0};
+  const std::vector<double> big(4, 10.0);
+  std::vector<double> cap_pq = big;
+  cap_pq[0] = 0.5;
+  const std::vector<double> f = transport_flow(4, edges, excess, cap_pq, big);
+  EXPECT_NEAR(f[0], 0.5, 1e-12);   // 0 -> 1
+  EXPECT_NEAR(f[1], 0.5, 1e-12);   // 1 -> 2
+  EXPECT_NEAR(f[3], 1.5, 1e-12);   // 0 -> 3
+  EXPECT_NEAR(f[2], -1.5, 1e-12);  // 3 -> 2
+  // Unlimited, it is the plain transport flow: all along the larger interfaces via 1.
+  const std::vector<double> g = transport_flow(4, edges, excess, big, big);
+  const std::vector<double> h = transport_flow(4, edges, excess);
+  for (std::size_t k = 0; k < edges.size(); ++k) EXPECT_NEAR(g[k], h[k], 1e-12);
+  // No room anywhere: routed regardless of the limits, still conserving.
+  const std::vector<double> none(4, 0.0);
+  const std::vector<double> r = transport_flow(4, edges, excess, none, none);
+  EXPECT_NEAR(r[0] + r[3], 2.0, 1e-12);
+  EXPECT_NEAR(r[1] - r[2], 2.0, 1e-12);
+}
+
 TEST(PartContacts, TwoSlabsTouchAlongOnePlane) {
   const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
   const ContactGrid g = make_contact_grid(3, lo, hi, 3, 64.0 * 64 * 64 * 4);
@@ -198,6 +222,16 @@ TEST(PartContacts, TwoSlabsTouchAlongOnePlane) {
   EXPECT_EQ(near_of(31), (std::vector<int>{0, 1}));
   EXPECT_EQ(near_of(32), (std::vector<int>{0, 1}));
   EXPECT_EQ(near_of(40), (std::vector<int>{1}));
+  // Two rings: two layers either side of the interface.
+  const NearParts near2 = near_parts(g, 3, bits, 2);
+  auto near2_of = [&](int x) {
+    const std::size_t c = static_cast<std::size_t>(x + 64 * (5 + 64 * 7));
+    return std::vector<int>(near2.parts.begin() + near2.start[c], near2.parts.begin() + near2.start[c + 1]);
+  };
+  EXPECT_EQ(near2_of(29), (std::vector<int>{0}));
+  EXPECT_EQ(near2_of(30), (std::vector<int>{0, 1}));
+  EXPECT_EQ(near2_of(33), (std::vector<int>{0, 1}));
+  EXPECT_EQ(near2_of(34), (std::vector<int>{1}));
 }
 
 TEST(PartRelabel, MaximisesOverlapOnASmallExactCase) {
