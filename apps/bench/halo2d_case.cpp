@@ -1,11 +1,13 @@
 // Case halo2d: hpart's halo exchange of a 2-D float field (N = 1, C channels, side^2 cells,
-// width 1 on H and W, H split over the ranks; method "halo" zeroes the padding past the global
-// edges on every exchange, "halo_assume_zero_padding" leaves it) against library "mpi", method "sendrecv": plain
+// width 1 on H and W, H split over the ranks) against library "mpi", method "sendrecv": plain
 // MPI_Sendrecv of the same bytes between the same ranks from ready contiguous buffers (the
 // floor: no packing, no unpacking), and method "sendrecv_vector": the same faces sent from and
-// received into the tensor itself through an MPI vector datatype. time_s is per exchange: the median over reps of the mean of
-// kExchangesPerCall exchanges. The two alternate rep by rep, so a burst of load on a shared
-// machine hits both alike.
+// received into the tensor itself through an MPI vector datatype. hpart methods: "halo" (the
+// defaults: HaloTransfer::automatic, padding zeroed when it may have been written: never here),
+// "halo_assume_zero_padding", "halo_pack", "halo_direct_runs", "halo_pack_runs",
+// "halo_direct_datatype" (the transfer forced) and "halo_zero_always" (padding zeroed on every
+// exchange). time_s is per exchange: the median over reps of the mean of kExchangesPerCall
+// exchanges. The methods alternate rep by rep, so a burst of load on a shared machine hits all alike.
 #include <mpi.h>
 
 #include <algorithm>
@@ -75,6 +77,7 @@ void run_halo2d_case(const hpart::Comm& comm, const TensorSuiteConfig& cfg, Reco
   std::vector<Variant> variants;
   variants.push_back({"halo_pack", {ht::Padding::assume_zero, ht::HaloTransfer::pack}});
   variants.push_back({"halo_direct_runs", {ht::Padding::assume_zero, ht::HaloTransfer::direct_runs}});
+  variants.push_back({"halo_pack_runs", {ht::Padding::assume_zero, ht::HaloTransfer::pack_runs}});
   variants.push_back({"halo_direct_datatype", {ht::Padding::assume_zero, ht::HaloTransfer::direct_datatype}});
   variants.push_back({"halo_zero_always", {ht::Padding::zero_always, ht::HaloTransfer::automatic}});
   if (run_hpart) {

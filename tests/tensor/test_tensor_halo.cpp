@@ -92,10 +92,11 @@ std::vector<Case> cases(int P) {
 }
 
 const HaloTransfer kTransfers[] = {HaloTransfer::automatic, HaloTransfer::pack, HaloTransfer::direct_datatype,
-                                   HaloTransfer::direct_runs};
+                                   HaloTransfer::direct_runs, HaloTransfer::pack_runs};
 std::string transfer_name(HaloTransfer t) {
   return t == HaloTransfer::automatic ? "automatic" : t == HaloTransfer::pack ? "pack"
-         : t == HaloTransfer::direct_datatype ? "direct_datatype" : "direct_runs";
+         : t == HaloTransfer::direct_datatype ? "direct_datatype" : t == HaloTransfer::direct_runs ? "direct_runs"
+                                                                : "pack_runs";
 }
 
 template <class T>
@@ -111,7 +112,7 @@ void run_forward_cases(MPI_Comm c, HaloTransfer transfer) {
     HaloExchange<T> halo(x, HaloOptions{Padding::zero_each_exchange, transfer});
     const auto messages = static_cast<int>(halo.plan().sends.size() + halo.plan().receives.size());
     const bool direct = transfer == HaloTransfer::direct_datatype || transfer == HaloTransfer::direct_runs;
-    const bool packed = transfer == HaloTransfer::pack;
+    const bool packed = transfer == HaloTransfer::pack || transfer == HaloTransfer::pack_runs;
     EXPECT_EQ(halo.direct_messages(), direct ? messages : packed ? 0 : halo.direct_messages());
     halo.exchange(x);
     EXPECT_EQ(count_wrong(x, global), 0);
@@ -271,6 +272,13 @@ TEST(TensorHalo, TwoExchangesInFlightOnOneCommunicator) {
     EXPECT_EQ(count_wrong(a, ga), 0);
     EXPECT_EQ(count_wrong(a2, ga), 0);
     EXPECT_EQ(count_wrong(b, gb), 0);
+    // One plan on several tensors in turn: its persistent requests follow the tensor.
+    for (auto* u : {&a2, &a, &a2}) {
+      Kokkos::deep_copy(u->view(), -1.0);
+      copy(from_global<double>(la, Halo{0, 1, 1}, ga), *u);
+      ha.exchange(*u);
+      EXPECT_EQ(count_wrong(*u, ga), 0);
+    }
   }
 }
 

@@ -86,6 +86,7 @@ enum class HaloTransfer {
   pack,             // packed into a contiguous buffer by a Kokkos kernel, unpacked at the end
   direct_datatype,  // sent from / received into the tensor through a committed MPI datatype
   direct_runs,      // one MPI message per contiguous run of the tensor, no datatype
+  pack_runs,        // packed by one memcpy per contiguous run (long runs only, else pack), one message
 };
 inline constexpr std::int64_t kDirectMinRunBytes = 1024;
 inline constexpr std::int64_t kDirectMinRunBytesPerMessage = 4096;
@@ -112,9 +113,11 @@ class HaloExchange {
   HaloExchange& operator=(HaloExchange&&) noexcept = default;
   ~HaloExchange();
 
-  // Forward: begin() packs the interior faces and posts every send and receive; end() waits,
-  // unpacks into the halos and (Padding::zero_each_exchange) zeroes the padding. Between the two, `t`'s interior may be read but not written, its
-  // halo neither.
+  // Forward: begin() packs what is not sent directly and starts every receive and send; end()
+  // waits, unpacks into the halos and zeroes the padding as `Padding` says (zero_each_exchange:
+  // when t.view() or t.mark_padding_dirty() was called since it was last zero). Between the two,
+  // `t`'s interior may be read but not written, its halo neither. Exchanges in flight together
+  // on one communicator must be begun in the same order on every rank (shared tags, MPI order).
   void begin(tensor_type& t);
   void end(tensor_type& t);
   void exchange(tensor_type& t) {
@@ -150,9 +153,14 @@ class HaloExchange {
     bool direct = false;
     std::int64_t offset = 0;  // pack: in the buffer; direct: the region's first element in the array
     impl::CommittedType type;  // direct_datatype
-    std::vector<std::int64_t> runs;  // direct_runs: first element of each run in the array
+    std::vector<std::int64_t> runs;  // direct_runs, pack_runs: first element of each run in the array
     std::int64_t run = 0;
   };
+  // buffer[offset..] <- the region (memcpy per run when the route has runs, else a Kokkos kernel).
+  void pack(const typename tensor_type::view_type& v, const LocalRegion& reg, const Route& r, std::int64_t offset);
+  // The region <- (or +=) buffer[offset..].
+  void unpack(std::int64_t offset, const typename tensor_type::view_type& v, const LocalRegion& reg, const Route& r,
+              bool add);
   void post(bool adjoint, T* data);
 
   ShardLayout layout_;

@@ -1,6 +1,7 @@
 #pragma once
 // Body of HaloExchange: one contiguous buffer per direction, messages at fixed offsets, so a
 // plan's buffers are allocated once and every call is pack -> fence -> MPI -> unpack.
+#include <cstring>
 #include <string>
 
 #include "hpart/tensor/impl/region_kernels.hpp"
@@ -37,6 +38,10 @@ HaloExchange<T, M>::HaloExchange(const tensor_type& like, const HaloOptions& opt
     const auto run_bytes = runs.run * static_cast<std::int64_t>(sizeof(T));
     if (transfer_ == HaloTransfer::automatic && run_bytes < kDirectMinRunBytes) return out;
     const std::int64_t nruns = reg.volume() / runs.run;
+    if (transfer_ == HaloTransfer::pack_runs) {
+      if (run_bytes >= kDirectMinRunBytes) out.runs = impl::run_starts(runs, reg.count), out.run = runs.run;
+      return out;
+    }
     const bool by_runs = transfer_ == HaloTransfer::direct_runs ||
                          (transfer_ == HaloTransfer::automatic && nruns <= kDirectMaxRuns &&
                           run_bytes >= kDirectMinRunBytesPerMessage);
@@ -68,6 +73,41 @@ HaloExchange<T, M>::HaloExchange(const tensor_type& like, const HaloOptions& opt
   recv_buf_ = buffer_type(Kokkos::view_alloc(no_init, "hpart::halo_recv"), rbuf);
   send_host_ = Kokkos::create_mirror_view(send_buf_);
   recv_host_ = Kokkos::create_mirror_view(recv_buf_);
+}
+
+template <class T, class M>
+void HaloExchange<T, M>::pack(const typename tensor_type::view_type& v, const LocalRegion& reg, const Route& r,
+                              std::int64_t offset) {
+  if constexpr (impl::host_accessible<M>) {
+    if (!r.runs.empty()) {
+      T* out = send_buf_.data() + offset;
+      const auto bytes = static_cast<std::size_t>(r.run) * sizeof(T);
+      for (std::int64_t f : r.runs) std::memcpy(out, v.data() + f, bytes), out += r.run;
+      return;
+    }
+  }
+  impl::pack_region(v, reg.lo, reg.count, send_buf_, offset);
+}
+
+template <class T, class M>
+void HaloExchange<T, M>::unpack(std::int64_t offset, const typename tensor_type::view_type& v, const LocalRegion& reg,
+                                const Route& r, bool add) {
+  if constexpr (impl::host_accessible<M>) {
+    if (!r.runs.empty()) {
+      const T* in = recv_buf_.data() + offset;
+      const auto bytes = static_cast<std::size_t>(r.run) * sizeof(T);
+      for (std::int64_t f : r.runs) {
+        T* dst = v.data() + f;
+        if (add)
+          for (std::int64_t k = 0; k < r.run; ++k) dst[k] += in[k];
+        else
+          std::memcpy(dst, in, bytes);
+        in += r.run;
+      }
+      return;
+    }
+  }
+  impl::unpack_region(recv_buf_, offset, v, reg.lo, reg.count, add);
 }
 
 template <class T, class M>
@@ -156,9 +196,9 @@ template <class T, class M>
 void HaloExchange<T, M>::begin(tensor_type& t) {
   check(t, Pending::none);
   const auto& v = t.view_;
+  typename M::execution_space().fence();  // host copies below read what earlier kernels wrote
   for (std::size_t i = 0; i < plan_.sends.size(); ++i)
-    if (!send_route_[i].direct)
-      impl::pack_region(v, plan_.sends[i].region.lo, plan_.sends[i].region.count, send_buf_, send_offset_[i]);
+    if (!send_route_[i].direct) pack(v, plan_.sends[i].region, send_route_[i], send_offset_[i]);
   // MPI reads the buffer and, for direct messages, the tensor: every kernel writing them is done.
   typename M::execution_space().fence();
   if constexpr (!impl::host_accessible<M>) Kokkos::deep_copy(send_host_, send_buf_);
@@ -175,9 +215,7 @@ void HaloExchange<T, M>::end(tensor_type& t) {
   const auto& v = t.view_;
   if constexpr (!impl::host_accessible<M>) Kokkos::deep_copy(recv_buf_, recv_host_);
   for (std::size_t i = 0; i < plan_.receives.size(); ++i)
-    if (!recv_route_[i].direct)
-      impl::unpack_region(recv_buf_, recv_offset_[i], v, plan_.receives[i].region.lo, plan_.receives[i].region.count,
-                          false);
+    if (!recv_route_[i].direct) unpack(recv_offset_[i], v, plan_.receives[i].region, recv_route_[i], false);
   for (const auto& c : plan_.self_copies) impl::copy_region(v, c.from.lo, v, c.to.lo, c.to.count, false);
   const bool zero = padding_ == Padding::zero_always ||
                     (padding_ == Padding::zero_each_exchange && !(t.padding_ && t.padding_->zero));
@@ -199,10 +237,11 @@ template <class T, class M>
 void HaloExchange<T, M>::begin_adjoint(tensor_type& g) {
   check(g, Pending::none);
   const auto& v = g.view_;
+  typename M::execution_space().fence();
   // The halo cells travel back: they are packed from where the forward pass unpacked them.
   for (std::size_t i = 0; i < plan_.receives.size(); ++i)
     if (!recv_route_[i].direct || recv_route_[i].type.get() == MPI_DATATYPE_NULL)
-      impl::pack_region(v, plan_.receives[i].region.lo, plan_.receives[i].region.count, send_buf_, recv_offset_[i]);
+      pack(v, plan_.receives[i].region, recv_route_[i], recv_offset_[i]);
   typename M::execution_space().fence();
   if constexpr (!impl::host_accessible<M>) Kokkos::deep_copy(send_host_, send_buf_);
   post(true, v.data());
@@ -219,8 +258,7 @@ void HaloExchange<T, M>::end_adjoint(tensor_type& g) {
   if constexpr (!impl::host_accessible<M>) Kokkos::deep_copy(recv_buf_, recv_host_);
   // Regions of different messages overlap in the interior (a face and a corner strip share
   // cells), so each message is added by its own kernel, in order.
-  for (std::size_t i = 0; i < plan_.sends.size(); ++i)
-    impl::unpack_region(recv_buf_, send_offset_[i], v, plan_.sends[i].region.lo, plan_.sends[i].region.count, true);
+  for (std::size_t i = 0; i < plan_.sends.size(); ++i) unpack(send_offset_[i], v, plan_.sends[i].region, send_route_[i], true);
   for (const auto& c : plan_.self_copies) impl::copy_region(v, c.to.lo, v, c.from.lo, c.to.count, true);
   for (const auto& m : plan_.receives) impl::fill_region(v, m.region.lo, m.region.count, T(0));
   for (const auto& c : plan_.self_copies) impl::fill_region(v, c.to.lo, c.to.count, T(0));

@@ -24,10 +24,11 @@ double local_sum(const ShardTensor<T, M>& x, const ShardTensor<T, M>& y, bool wi
   const Index5 lo = with_halo ? Index5{0, 0, 0, 0, 0} : x.margins();
   Index5 count = x.interior_extent();
   if (with_halo)
-    for (int a = 0; a < kRank; ++a) count[static_cast<std::size_t>(a)] = static_cast<std::int64_t>(x.view().extent(static_cast<unsigned>(a)));
+    for (int a = 0; a < kRank; ++a) count[static_cast<std::size_t>(a)] = static_cast<std::int64_t>(x.const_view().extent(static_cast<unsigned>(a)));
   if (volume_of(count) == 0) return 0.0;
-  const auto xv = x.view();
-  const auto yv = y.view();
+  // Reads only: const_view() leaves the padding known to be zero (no re-zeroing at the next halo).
+  const auto xv = x.const_view();
+  const auto yv = y.const_view();
   const std::int64_t l0 = lo[0], l1 = lo[1], l2 = lo[2], l3 = lo[3], l4 = lo[4];
   double s = 0.0;
   Kokkos::parallel_reduce(
@@ -53,7 +54,7 @@ T local_extreme(const ShardTensor<T, M>& x, T identity) {
   using exec = typename M::execution_space;
   T r = identity;
   if (!x.layout().is_primary(x.layout().rank()) || x.interior_volume() == 0) return r;
-  const auto v = x.view();
+  const auto v = x.const_view();
   const Index5 m = x.margins();
   const std::int64_t l2 = m[2], l3 = m[3], l4 = m[4];
   Kokkos::parallel_reduce(
@@ -173,7 +174,7 @@ void zip_map(ShardTensor<T, M>& y, const ShardTensor<T, M>& x, F f) {
   impl::require_same(x, y, "zip_map");
   if (y.interior_volume() == 0) return;
   const auto yv = y.view();
-  const auto xv = x.view();
+  const auto xv = x.const_view();
   const Index5 my = y.margins(), mx = x.margins();
   const std::int64_t y2 = my[2], y3 = my[3], y4 = my[4], x2 = mx[2], x3 = mx[3], x4 = mx[4];
   Kokkos::parallel_for(
