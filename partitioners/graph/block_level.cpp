@@ -80,10 +80,10 @@ BlockLevel::Arrays BlockLevel::global_arrays(int rank) const {
   return a;
 }
 
-BlockLevel finest_block(const Comm& comm, const Graph& g) {
+BlockLevel finest_block(const Comm& comm, const Graph& g, std::shared_ptr<const GhostExchange> ghosts) {
   BlockLevel L;
   L.vtxdist.assign(g.vtxdist.begin(), g.vtxdist.end());
-  L.plan = std::make_unique<GhostExchange>(comm, g);
+  L.plan = ghosts ? std::move(ghosts) : std::make_shared<const GhostExchange>(comm, g);
   L.n = static_cast<std::int32_t>(g.local_vertices());
   L.ghost_ids = L.plan->ghost_ids();
   graphk::CsrGraph& c = L.graph;
@@ -154,7 +154,7 @@ bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, 
   c.vwgt.assign(static_cast<std::size_t>(cn + static_cast<std::int32_t>(coarse.ghost_ids.size())) * nc, 0);
   std::copy(C.vwgt.begin(), C.vwgt.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(cn) * nc), c.vwgt.begin());
   append_ghost_rows(c, cn, coarse.ghosts());
-  coarse.plan = std::make_unique<GhostExchange>(comm, coarse.vtxdist, coarse.ghost_ids);
+  coarse.plan = std::make_shared<const GhostExchange>(comm, coarse.vtxdist, coarse.ghost_ids);
   detail::log(comm, 2, "coarsen_block: " + std::to_string(n) + " -> " + std::to_string(cn) + " local vertices (" +
                            std::to_string(gh) + " ghosts), kernel " + std::to_string(match_s) + " s, total " +
                            std::to_string(clock.seconds()) + " s");

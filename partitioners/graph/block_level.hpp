@@ -24,7 +24,7 @@ struct BlockLevel {
   graphk::CsrGraph graph;
   std::int32_t n = 0;                   // local vertices
   std::vector<gid_t> ghost_ids;         // global id of ghost i (vertex n + i), ascending
-  std::unique_ptr<GhostExchange> plan;  // fetches values of the ghosts from their owners
+  std::shared_ptr<const GhostExchange> plan;  // fetches values of the ghosts from their owners
   std::vector<std::int32_t> coarse_of;  // local -> the next coarser level's local (coarsen_block)
 
   [[nodiscard]] std::int32_t ghosts() const { return static_cast<std::int32_t>(ghost_ids.size()); }
@@ -40,8 +40,8 @@ struct BlockLevel {
   [[nodiscard]] Arrays global_arrays(int rank) const;
 };
 
-// Collective: the input graph's block (valid graph).
-BlockLevel finest_block(const Comm& comm, const Graph& g);
+// Collective: the input graph's block (valid graph); `ghosts`: its ghost plan if already built.
+BlockLevel finest_block(const Comm& comm, const Graph& g, std::shared_ptr<const GhostExchange> ghosts = nullptr);
 
 // Collective: the next coarser level by the kernel's heavy-edge matching of each block (cluster
 // weight <= max_weight per constraint). False (coarse untouched) when the graph as a whole

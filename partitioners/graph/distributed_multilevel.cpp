@@ -78,18 +78,20 @@ std::vector<part_t> single_rank(const Graph& g, const GraphOptions& opts) {
   mo.parts = opts.parts;
   mo.imbalance = opts.imbalance;
   mo.seed = opts.seed;
+  mo.validated = true;
   mo.targets.assign(opts.target_sizes.begin(), opts.target_sizes.end());
   return graphk::multilevel_partition(all, mo);
 }
 
 }  // namespace
 
-std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, const GraphOptions& opts) {
+std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, const GraphOptions& opts,
+                                           std::shared_ptr<const GhostExchange> ghosts) {
   if (comm.size() == 1) return single_rank(g, opts);
   const int K = opts.parts;
   const detail::Stopwatch clock;
   std::vector<BlockLevel> levels;
-  levels.push_back(finest_block(comm, g));
+  levels.push_back(finest_block(comm, g, std::move(ghosts)));
   const std::int64_t limit = gather_limit(K);
   const auto nc = static_cast<std::size_t>(g.ncon);
   const std::span<const std::int64_t> fine_w(levels[0].graph.vwgt.data(), static_cast<std::size_t>(levels[0].n) * nc);

@@ -72,7 +72,7 @@ struct Input {
   std::vector<std::int64_t> vwgt;  // substitute vertex weights, when used (no edge weights: unit)
 };
 
-void prepare(const CsrGraph& g, Input& in, const char* caller) {
+void prepare(const CsrGraph& g, Input& in, const char* caller, bool validated = false) {
   if (g.ncon < 1) fail(ErrorCode::invalid_argument, caller, "ncon must be >= 1, got " + std::to_string(g.ncon));
   if (g.xadj.empty() || g.xadj.front() != 0) fail(ErrorCode::invalid_input, caller, "xadj must start with 0");
   if (g.xadj.size() - 1 > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
@@ -108,8 +108,8 @@ void prepare(const CsrGraph& g, Input& in, const char* caller) {
     return true;
   };
   std::int32_t first_bad = n;
-#pragma omp parallel for schedule(static) reduction(min : first_bad)
-  for (std::int32_t v = 0; v < n; ++v)
+#pragma omp parallel for schedule(static) reduction(min : first_bad) if (!validated)
+  for (std::int32_t v = 0; v < (validated ? 0 : n); ++v)
     if (v < first_bad && !check_vertex(v, false)) first_bad = v;
   if (first_bad < n) check_vertex(first_bad, true);
   // Totals must fit comfortably in 64 bits: part weights and gains are summed in int64.
@@ -165,7 +165,7 @@ std::vector<part_t> multilevel_partition(const CsrGraph& graph, const Multilevel
   constexpr const char* caller = "multilevel_partition";
   check_options(opts, caller);
   Input in;
-  prepare(graph, in, caller);
+  prepare(graph, in, caller, opts.validated);
   const GraphView& fine = in.view;
   const int k = opts.parts;
   if (fine.n == 0) return {};

@@ -21,6 +21,9 @@ struct MultilevelOptions {
   double imbalance = 0.03;      // every constraint: part weight <= (1 + imbalance) * target
   std::vector<double> targets;  // optional relative part sizes (parts values > 0); empty: equal
   int seed = 1;
+  // The caller has validated the graph (ids in range, no self-loops, weights > 0: validate_graph
+  // does it for partition_graph): the kernel's own pass over every edge is skipped.
+  bool validated = false;
 };
 
 // Parts of every vertex, each in [0, parts). Honours the imbalance for every constraint whenever

@@ -1,6 +1,7 @@
 #include "graph/edge_fingerprint.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace hpart::detail {
@@ -40,13 +41,29 @@ bool has_duplicate(const gid_t* row, std::int64_t d, std::vector<gid_t>& scratch
   return std::adjacent_find(scratch.begin(), scratch.end()) != scratch.end();
 }
 
+// The values of vertex v (see EdgeFingerprint::first_bad), without building messages.
+bool vertex_ok(const Graph& g, gid_t base, std::size_t v) {
+  const gid_t gv = base + static_cast<gid_t>(v), N = g.vtxdist.back();
+  bool ok = true;
+  for (auto e = static_cast<std::size_t>(g.xadj[v]); e < static_cast<std::size_t>(g.xadj[v + 1]); ++e) {
+    const gid_t u = g.adjncy[e];
+    ok &= u >= 0 && u < N && u != gv && (g.adjwgt.empty() || g.adjwgt[e] > 0);
+  }
+  for (std::size_t c = 0; c < (g.vwgt.empty() ? 0 : static_cast<std::size_t>(g.ncon)); ++c)
+    ok &= g.vwgt[v * static_cast<std::size_t>(g.ncon) + c] >= 0;
+  for (std::size_t d = 0; d < static_cast<std::size_t>(g.dim); ++d)
+    ok &= static_cast<bool>(std::isfinite(g.coords[v * static_cast<std::size_t>(g.dim) + d]));
+  return ok;
+}
+
 }  // namespace
 
 EdgeFingerprint edge_fingerprint(const Graph& g, gid_t base) {
   const auto n = static_cast<std::int64_t>(g.local_vertices());
   std::uint64_t a = 0, b = 0;
   int duplicate = 0;
-#pragma omp parallel reduction(+ : a, b) reduction(| : duplicate)
+  std::int64_t first_bad = n;
+#pragma omp parallel reduction(+ : a, b) reduction(| : duplicate) reduction(min : first_bad)
   {
     std::vector<gid_t> scratch;
 #pragma omp for schedule(static, 4096)
@@ -64,9 +81,10 @@ EdgeFingerprint edge_fingerprint(const Graph& g, gid_t base) {
         }
       }
       if (!duplicate && has_duplicate(g.adjncy.data() + begin, end - begin, scratch)) duplicate = 1;
+      if (v < first_bad && !vertex_ok(g, base, static_cast<std::size_t>(v))) first_bad = v;
     }
   }
-  return {a, b, duplicate != 0};
+  return {a, b, duplicate != 0, first_bad < n ? first_bad : -1};
 }
 
 }  // namespace hpart::detail

@@ -13,6 +13,12 @@
 
 namespace hpart::graph {
 
+class GhostExchange;
+
+// Collective: graph_metrics with the graph's ghost plan already built (graph_metrics.cpp).
+GraphMetrics graph_metrics_with(const Comm& comm, const Graph& g, std::span<const part_t> parts,
+                                const GhostExchange& ghosts);
+
 class GhostExchange {
  public:
   // Collective. g must be valid (validate_graph).

@@ -37,27 +37,43 @@ GraphMetrics count(const Graph& g, std::span<const part_t> parts, PartAt part_at
 
 }  // namespace
 
-GraphMetrics graph_metrics(const Comm& comm, const Graph& g, std::span<const part_t> parts, int num_parts) {
+namespace {
+
+void check_length(const Comm& comm, const Graph& g, std::span<const part_t> parts) {
   const std::size_t n = g.local_vertices();
-  const bool bad = parts.size() != n;
-  comm.agree(bad ? ErrorCode::size_mismatch : ErrorCode::ok,
+  comm.agree(parts.size() != n ? ErrorCode::size_mismatch : ErrorCode::ok,
              "graph_metrics: " + std::to_string(parts.size()) + " parts for " + std::to_string(n) + " local vertices");
-  (void)num_parts;
-  GraphMetrics m;
-  if (comm.size() == 1) {  // every neighbour is local: no ghost plan to build
-    m = count(g, parts, [&](std::size_t e) { return parts[static_cast<std::size_t>(g.adjncy[e])]; });
-  } else {
-    const graph::GhostExchange ghosts(comm, g);
-    const std::vector<part_t> ghost_parts = ghosts.fetch(parts);
-    const auto& adj = ghosts.local_adjncy();
-    m = count(g, parts, [&](std::size_t e) {
-      const auto v = static_cast<std::size_t>(adj[e]);
-      return v < n ? parts[v] : ghost_parts[v - n];
-    });
-  }
+}
+
+GraphMetrics summed(const Comm& comm, const GraphMetrics& m) {
   long long sums[3] = {m.edge_cut, m.comm_volume, m.boundary_vertices};
   MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_LONG_LONG, MPI_SUM, comm.get());
   return GraphMetrics{sums[0] / 2, sums[1], sums[2]};
+}
+
+}  // namespace
+
+namespace graph {
+
+GraphMetrics graph_metrics_with(const Comm& comm, const Graph& g, std::span<const part_t> parts,
+                                const GhostExchange& ghosts) {
+  check_length(comm, g, parts);
+  const std::size_t n = g.local_vertices();
+  const std::vector<part_t> ghost_parts = ghosts.fetch(parts);
+  const auto& adj = ghosts.local_adjncy();
+  return summed(comm, count(g, parts, [&](std::size_t e) {
+    const auto v = static_cast<std::size_t>(adj[e]);
+    return v < n ? parts[v] : ghost_parts[v - n];
+  }));
+}
+
+}  // namespace graph
+
+GraphMetrics graph_metrics(const Comm& comm, const Graph& g, std::span<const part_t> parts, int num_parts) {
+  (void)num_parts;
+  if (comm.size() > 1) return graph::graph_metrics_with(comm, g, parts, graph::GhostExchange(comm, g));
+  check_length(comm, g, parts);  // one rank: every neighbour is local, no ghost plan to build
+  return summed(comm, count(g, parts, [&](std::size_t e) { return parts[static_cast<std::size_t>(g.adjncy[e])]; }));
 }
 
 }  // namespace hpart

@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 
+#include "graph/edge_fingerprint.hpp"
 #include "hpart/comm.hpp"
 #include "hpart/graph.hpp"
 
@@ -26,7 +27,10 @@ struct GraphDefect {
 // one Alltoall of counts and one Alltoallv of the edges whose far end another rank owns (far ends
 // on this rank are checked in place). `g` must be structurally valid; `tags`
 // (one per local vertex, or empty) travel with the edges so messages can name both ends' lines.
-GraphDefect find_graph_asymmetry(const Comm& comm, const Graph& g, std::span<const long long> tags = {});
+// `screened`: this rank's edge_fingerprint when the caller has already taken it (validate_graph
+// takes it with the value checks, in one pass).
+GraphDefect find_graph_asymmetry(const Comm& comm, const Graph& g, std::span<const long long> tags = {},
+                                 const EdgeFingerprint* screened = nullptr);
 
 // The defect in words, ids printed as id + id_base (1: the 1-based numbering of METIS files).
 // With a path, it is prefixed "path:line:" and names the other end's line (tags are lines).

@@ -92,32 +92,6 @@ std::string check_vertex(const Graph& g, gid_t base, std::size_t v) {
   return {};
 }
 
-// The same test without building messages, so that the scan over all edges runs in parallel.
-bool vertex_ok(const Graph& g, gid_t base, std::size_t v) {
-  const gid_t gv = base + static_cast<gid_t>(v), N = g.vtxdist.back();
-  bool ok = true;
-  for (auto e = static_cast<std::size_t>(g.xadj[v]); e < static_cast<std::size_t>(g.xadj[v + 1]); ++e) {
-    const gid_t u = g.adjncy[e];
-    ok &= u >= 0 && u < N && u != gv && (g.adjwgt.empty() || g.adjwgt[e] > 0);
-  }
-  for (std::size_t c = 0; c < (g.vwgt.empty() ? 0 : static_cast<std::size_t>(g.ncon)); ++c)
-    ok &= g.vwgt[v * static_cast<std::size_t>(g.ncon) + c] >= 0;
-  for (std::size_t a = 0; a < static_cast<std::size_t>(g.dim); ++a)
-    ok &= static_cast<bool>(std::isfinite(g.coords[v * static_cast<std::size_t>(g.dim) + a]));
-  return ok;
-}
-
-// The lowest local vertex with a bad value, described.
-std::string check_values(const Comm& comm, const Graph& g, std::size_t n) {
-  const gid_t base = g.vtxdist[static_cast<std::size_t>(comm.rank())];
-  auto first_bad = static_cast<std::int64_t>(n);
-#pragma omp parallel for reduction(min : first_bad) schedule(static, 4096)
-  for (std::int64_t v = 0; v < static_cast<std::int64_t>(n); ++v)
-    if (v < first_bad && !vertex_ok(g, base, static_cast<std::size_t>(v))) first_bad = v;
-  return first_bad < static_cast<std::int64_t>(n) ? check_vertex(g, base, static_cast<std::size_t>(first_bad))
-                                                  : std::string();
-}
-
 void agree(const Comm& comm, ErrorCode code, const std::string& message) {
   comm.agree(message.empty() ? ErrorCode::ok : code, message.empty() ? message : "validate_graph: " + message);
 }
@@ -131,8 +105,13 @@ void validate_graph(const Comm& comm, const Graph& g) {
     throw Error(ErrorCode::invalid_argument, "validate_graph: " + m);
   const std::size_t n = g.local_vertices();
   agree(comm, ErrorCode::size_mismatch, check_lengths(comm, g, n));
-  agree(comm, ErrorCode::invalid_input, check_values(comm, g, n));
-  agree(comm, ErrorCode::invalid_input, detail::describe_defect(detail::find_graph_asymmetry(comm, g)));
+  // One pass over the edges screens the values and takes the symmetry fingerprint; the values
+  // are agreed before the symmetry check uses it.
+  const gid_t base = g.vtxdist[static_cast<std::size_t>(comm.rank())];
+  const detail::EdgeFingerprint screen = detail::edge_fingerprint(g, base);
+  agree(comm, ErrorCode::invalid_input,
+        screen.first_bad < 0 ? std::string() : check_vertex(g, base, static_cast<std::size_t>(screen.first_bad)));
+  agree(comm, ErrorCode::invalid_input, detail::describe_defect(detail::find_graph_asymmetry(comm, g, {}, &screen)));
 }
 
 }  // namespace hpart
