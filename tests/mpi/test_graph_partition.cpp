@@ -107,6 +107,47 @@ TEST(GraphPartition, LargeGraphTakesTheDistributedLevels) {
   }
 }
 
+// Vertex ids that scatter every edge across ranks (grid vertex v gets id (v mod R) * N/R + v / R,
+// with nx coprime to 2, 3 and 4): no rank has a local edge, so the blocks shrink only by the
+// kernel's 2-hop matching (local vertices that share a ghost neighbour). Valid, balanced, without
+// empty parts, and within 1.5x the one-rank cut; at np 1 it is an ordinary grid.
+TEST(GraphPartition, EdgesThatAllCrossRanksStillPartition) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const std::int64_t nx = 401, ny = 400, N = nx * ny, R = w.size;
+  auto id_of = [&](std::int64_t v) { return (v % R) * (N / R) + std::min(v % R, N % R) + v / R; };
+  hpart::GraphFile f;
+  for (std::int64_t r = 0; r <= R; ++r) f.vtxdist.push_back(r * (N / R) + std::min(r, N % R));
+  std::vector<std::int64_t> natural;  // the grid vertex of each local id
+  for (std::int64_t v = w.rank; v < N; v += R) natural.push_back(v);
+  f.xadj.push_back(0);
+  for (std::int64_t v : natural) {
+    const std::int64_t x = v % nx, y = v / nx;
+    if (x > 0) f.adjncy.push_back(id_of(v - 1));
+    if (x + 1 < nx) f.adjncy.push_back(id_of(v + 1));
+    if (y > 0) f.adjncy.push_back(id_of(v - nx));
+    if (y + 1 < ny) f.adjncy.push_back(id_of(v + nx));
+    f.xadj.push_back(static_cast<std::int64_t>(f.adjncy.size()));
+  }
+  ASSERT_EQ(static_cast<hpart::gid_t>(natural.size()), f.vtxdist[static_cast<std::size_t>(w.rank) + 1] - f.vtxdist[static_cast<std::size_t>(w.rank)]);
+  hpart::GraphOptions opts;
+  opts.parts = 8;
+  const auto p = hpart::partition_graph(comm, f.view(), opts);
+  EXPECT_EQ(p.partition.metrics.objects, N);
+  EXPECT_EQ(p.partition.metrics.empty_parts, 0);
+  EXPECT_LE(worst(p.partition), 0.03 + 1e-9);
+  for (hpart::part_t q : p.partition.parts) {
+    ASSERT_GE(q, 0);
+    ASSERT_LT(q, 8);
+  }
+  // The same grid in natural order on one rank: the reference cut.
+  if (w.rank == 0) {
+    const hpart::GraphFile one = hpart::testing::grid_graph(nx, ny, 0, 1);
+    const auto ref = hpart::partition_graph(hpart::Comm(MPI_COMM_SELF), one.view(), opts);
+    EXPECT_LE(static_cast<double>(p.metrics.edge_cut), 1.5 * static_cast<double>(ref.metrics.edge_cut));
+  }
+}
+
 TEST(GraphPartition, MorePartsThanVerticesLeavesEmptyParts) {
   const World w;
   const hpart::Comm comm(w.comm);
