@@ -9,6 +9,7 @@
 #include <ctime>
 #include <vector>
 
+#include "app_clock.hpp"
 #include "app_main.hpp"
 #include "halo_exchange.hpp"
 #include "heat_field.hpp"
@@ -48,20 +49,9 @@ std::vector<double> cost_field(const HeatProblem& p, const hpart::Box& b, int s)
   return cost;
 }
 
-// The clock of the update times that make the measured imbalance: wall time, or this process's
-// CPU time (all its threads), which does not count the time a rank waits for a core when the
-// machine is shared or oversubscribed (np 4 on 2 cores).
-double wall_clock() { return MPI_Wtime(); }
-double cpu_clock() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-double max_over_ranks(const hpart::Comm& comm, double v) {
-  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MAX, comm.get());
-  return v;
-}
+using hpart_apps::cpu_clock;
+using hpart_apps::max_over_ranks;
+using hpart_apps::wall_clock;
 
 int run(const hpart::Comm& comm, const HeatOptions& o) {
   if (o.threads > 0) omp_set_num_threads(o.threads);

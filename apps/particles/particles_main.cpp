@@ -8,6 +8,7 @@
 #include <ctime>
 #include <vector>
 
+#include "app_clock.hpp"
 #include "app_main.hpp"
 #include "cell_ownership.hpp"
 #include "conservation_check.hpp"
@@ -38,20 +39,9 @@ std::vector<Particle> initial_particles(const hpart::Comm& comm, const Particles
   return ps;
 }
 
-// The clock of the compute times: wall, or this process's CPU time, which does not count the
-// time a rank waits for a core when the machine is shared (np 3 on 2 cores, other jobs): there
-// the wall time of a step is mostly noise, and the Rebalancer would chase it.
-double wall_clock() { return MPI_Wtime(); }
-double cpu_clock() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-double max_over_ranks(const hpart::Comm& comm, double v) {
-  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MAX, comm.get());
-  return v;
-}
+using hpart_apps::cpu_clock;
+using hpart_apps::max_over_ranks;
+using hpart_apps::wall_clock;
 
 class Simulation {
  public:
