@@ -57,4 +57,15 @@ inline std::string dims_str(std::int64_t a, std::int64_t b, std::int64_t c) {
   return std::to_string(a) + "x" + std::to_string(b) + "x" + std::to_string(c);
 }
 
+// The 2x factors of pooling and upsampling per spatial dim (D is left alone in 2-D).
+struct Factors {
+  std::int64_t d = 1, h = 2, w = 2;
+};
+
+inline Factors factors(int spatial_dims, const char* layer) {
+  require(spatial_dims == 2 || spatial_dims == 3,
+          std::string(layer) + ": spatial_dims must be 2 or 3 (got " + std::to_string(spatial_dims) + ")");
+  return {spatial_dims == 3 ? 2 : 1, 2, 2};
+}
+
 }  // namespace hpart::tensor::kernels::detail

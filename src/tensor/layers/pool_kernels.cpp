@@ -6,20 +6,12 @@
 
 namespace hpart::tensor::kernels {
 
+using detail::Factors;
+using detail::factors;
 using detail::Geometry;
 using detail::require;
 
 namespace {
-
-struct Factors {
-  std::int64_t d = 1, h = 2, w = 2;
-};
-
-Factors factors(int spatial_dims) {
-  require(spatial_dims == 2 || spatial_dims == 3,
-          "pool/upsample: spatial_dims must be 2 or 3 (got " + std::to_string(spatial_dims) + ")");
-  return {spatial_dims == 3 ? 2 : 1, 2, 2};
-}
 
 void check_pool(const Geometry& gx, const Geometry& gy, const Factors& f) {
   require(gx.n == gy.n && gx.c == gy.c, "pool2: batch or channel extents differ");
@@ -33,7 +25,7 @@ void check_pool(const Geometry& gx, const Geometry& gy, const Factors& f) {
 
 template <class T>
 void pool2_forward(Pool kind, int spatial_dims, const Padded<T>& x, const Padded<T>& y) {
-  const Factors f = factors(spatial_dims);
+  const Factors f = factors(spatial_dims, "pool2");
   const Geometry gx = detail::geometry(x), gy = detail::geometry(y);
   check_pool(gx, gy, f);
   const T* xp = x.view.data();
@@ -63,7 +55,7 @@ void pool2_forward(Pool kind, int spatial_dims, const Padded<T>& x, const Padded
 
 template <class T>
 void pool2_backward(Pool kind, int spatial_dims, const Padded<T>& x, const Padded<T>& dy, const Padded<T>& dx) {
-  const Factors f = factors(spatial_dims);
+  const Factors f = factors(spatial_dims, "pool2");
   const Geometry gx = detail::geometry(x), gy = detail::geometry(dy), gd = detail::geometry(dx);
   check_pool(gx, gy, f);
   require(gd.n == gx.n && gd.c == gx.c && gd.d == gx.d && gd.h == gx.h && gd.w == gx.w,

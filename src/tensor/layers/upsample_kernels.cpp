@@ -8,20 +8,12 @@
 
 namespace hpart::tensor::kernels {
 
+using detail::Factors;
+using detail::factors;
 using detail::Geometry;
 using detail::require;
 
 namespace {
-
-struct Factors {
-  std::int64_t d = 1, h = 2, w = 2;
-};
-
-Factors factors(int spatial_dims) {
-  require(spatial_dims == 2 || spatial_dims == 3,
-          "upsample2: spatial_dims must be 2 or 3 (got " + std::to_string(spatial_dims) + ")");
-  return {spatial_dims == 3 ? 2 : 1, 2, 2};
-}
 
 void check_up(const Geometry& gx, const Geometry& gy, const Factors& f) {
   require(gx.n == gy.n && gx.c == gy.c, "upsample2: batch or channel extents differ");
@@ -63,7 +55,7 @@ KOKKOS_INLINE_FUNCTION Fans adjoint_taps(std::int64_t q, std::int64_t f, std::in
 
 template <class T>
 void upsample2_forward(Upsample kind, int spatial_dims, const Padded<T>& x, const Padded<T>& y) {
-  const Factors f = factors(spatial_dims);
+  const Factors f = factors(spatial_dims, "upsample2");
   const Geometry gx = detail::geometry(x), gy = detail::geometry(y);
   check_up(gx, gy, f);
   const bool bilinear = kind == Upsample::bilinear;
@@ -95,7 +87,7 @@ void upsample2_forward(Upsample kind, int spatial_dims, const Padded<T>& x, cons
 
 template <class T>
 void upsample2_backward(Upsample kind, int spatial_dims, const Padded<T>& dy, const Padded<T>& dx) {
-  const Factors f = factors(spatial_dims);
+  const Factors f = factors(spatial_dims, "upsample2");
   const Geometry gy = detail::geometry(dy), gx = detail::geometry(dx);
   check_up(gx, gy, f);
   const bool bilinear = kind == Upsample::bilinear;
