@@ -3,16 +3,11 @@
 #include <string>
 #include <utility>
 
+#include "core/displacements.hpp"
+
 namespace hpart::graph {
-namespace {
 
-std::vector<int> exclusive_sum(const std::vector<int>& counts) {
-  std::vector<int> d(counts.size(), 0);
-  for (std::size_t r = 1; r < counts.size(); ++r) d[r] = d[r - 1] + counts[r - 1];
-  return d;
-}
-
-}  // namespace
+using detail::exclusive_sum;
 
 MPI_Datatype GhostExchange::bytes_type(std::size_t bytes) {
   MPI_Datatype t;

@@ -8,16 +8,14 @@
 #include <string>
 
 #include "block_exchange.hpp"
+#include "core/displacements.hpp"
 #include "unique_ids.hpp"
 
 namespace hpart {
-namespace {
 
-std::vector<int> exclusive_sum(const std::vector<int>& counts) {
-  std::vector<int> displs(counts.size(), 0);
-  for (std::size_t r = 1; r < counts.size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  return displs;
-}
+using detail::exclusive_sum;
+
+namespace {
 
 // The contiguous-blocks map as a table (checked: it must describe this communicator).
 std::vector<int> owner_table(const Comm& comm, PartOwners owners) {

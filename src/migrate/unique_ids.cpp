@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/displacements.hpp"
+
 namespace hpart::detail {
 namespace {
 
@@ -17,12 +19,6 @@ int checker_of(gid_t id, int ranks) {  // splitmix64: spreads consecutive ids ev
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
   return static_cast<int>((x ^ (x >> 31)) % static_cast<std::uint64_t>(ranks));
-}
-
-std::vector<int> exclusive_sum(const std::vector<int>& counts) {
-  std::vector<int> displs(counts.size(), 0);
-  for (std::size_t r = 1; r < counts.size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  return displs;
 }
 
 }  // namespace

@@ -6,17 +6,14 @@
 #include <exception>
 #include <string>
 
+#include "core/displacements.hpp"
 #include "block_exchange.hpp"
 #include "hpart/migration.hpp"
 
 namespace hpart {
-namespace {
 
-std::vector<int> exclusive_sum(const std::vector<int>& counts) {
-  std::vector<int> displs(counts.size(), 0);
-  for (std::size_t r = 1; r < counts.size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  return displs;
-}
+using detail::exclusive_sum;
+namespace {
 
 // Bytes per rank pair, from the per-object sizes grouped by rank as `counts` says.
 std::vector<long long> group_bytes(const std::vector<std::uint64_t>& sizes, std::span<const int> counts) {
