@@ -86,9 +86,12 @@ std::vector<double> diffusion_flow(int num_parts, std::span<const PartEdge> edge
 
 namespace hpart::repart {
 
-std::vector<double> transport_flow(int num_parts, std::span<const PartEdge> edges, std::span<const double> excess) {
-  const std::size_t n = static_cast<std::size_t>(num_parts);
-  // Adjacency with edge index, neighbours by decreasing capacity so BFS prefers large interfaces.
+namespace {
+
+// Per part, its (neighbour, edge index) pairs by decreasing interface capacity, so that BFS trees
+// prefer large interfaces.
+std::vector<std::vector<std::pair<int, std::size_t>>> adjacency_by_capacity(std::size_t n,
+                                                                            std::span<const PartEdge> edges) {
   std::vector<std::vector<std::pair<int, std::size_t>>> adj(n);
   for (std::size_t k = 0; k < edges.size(); ++k) {
     adj[static_cast<std::size_t>(edges[k].p)].push_back({edges[k].q, k});
@@ -99,6 +102,14 @@ std::vector<double> transport_flow(int num_parts, std::span<const PartEdge> edge
       return edges[x.second].capacity != edges[y.second].capacity ? edges[x.second].capacity > edges[y.second].capacity
                                                                   : x.first < y.first;
     });
+  return adj;
+}
+
+}  // namespace
+
+std::vector<double> transport_flow(int num_parts, std::span<const PartEdge> edges, std::span<const double> excess) {
+  const std::size_t n = static_cast<std::size_t>(num_parts);
+  const auto adj = adjacency_by_capacity(n, edges);
   std::vector<double> supply(n), demand(n);
   for (std::size_t p = 0; p < n; ++p) supply[p] = std::max(0.0, excess[p]), demand[p] = std::max(0.0, -excess[p]);
   // BFS tree from every source: hop distance and parent edge.
@@ -144,16 +155,7 @@ std::vector<double> transport_flow(int num_parts, std::span<const PartEdge> edge
 std::vector<double> transport_flow(int num_parts, std::span<const PartEdge> edges, std::span<const double> excess,
                                    std::span<const double> cap_pq, std::span<const double> cap_qp) {
   const std::size_t n = static_cast<std::size_t>(num_parts);
-  std::vector<std::vector<std::pair<int, std::size_t>>> adj(n);
-  for (std::size_t k = 0; k < edges.size(); ++k) {
-    adj[static_cast<std::size_t>(edges[k].p)].push_back({edges[k].q, k});
-    adj[static_cast<std::size_t>(edges[k].q)].push_back({edges[k].p, k});
-  }
-  for (auto& a : adj)
-    std::sort(a.begin(), a.end(), [&](const auto& x, const auto& y) {
-      return edges[x.second].capacity != edges[y.second].capacity ? edges[x.second].capacity > edges[y.second].capacity
-                                                                  : x.first < y.first;
-    });
+  const auto adj = adjacency_by_capacity(n, edges);
   std::vector<double> supply(n), demand(n);
   double total = 0.0;
   for (std::size_t p = 0; p < n; ++p)

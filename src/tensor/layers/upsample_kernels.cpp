@@ -128,56 +128,58 @@ void upsample2_backward(Upsample kind, int spatial_dims, const Padded<T>& dy, co
                        });
 }
 
-template <class T>
-void replicate_edges(const Padded<T>& x, const Edges& e) {
-  const Geometry g = detail::geometry(x);
-  T* p = x.view.data();
+// The halo layers past one global edge (dim, side) of a padded view: for every padded position
+// of the other two dims (count of them, per batch x channel), `src` is the edge layer and the hw
+// layers from `first` on are its halo; offsets along dim are multiples of sd.
+struct EdgeLayers {
+  std::int64_t n1, n2, s1, s2, hw, sd, src, first, count, sc;
+  KOKKOS_INLINE_FUNCTION std::int64_t base(std::int64_t r) const {
+    const std::int64_t b = r % n2, a = (r / n2) % n1, nc = r / (n1 * n2);
+    return nc * sc + a * s1 + b * s2;
+  }
+};
+
+// Calls f(layers) for every global edge of `e` that has a halo, in forward (dims 0..2, lo before
+// hi) or reverse order.
+template <class F>
+void for_each_edge(const Geometry& g, const Edges& e, bool reverse, F f) {
   const std::int64_t P[3] = {g.d + 2 * g.hd, g.h + 2 * g.hh, g.w + 2 * g.hw};
   const std::int64_t halo[3] = {g.hd, g.hh, g.hw}, ext[3] = {g.d, g.h, g.w};
   const std::int64_t stride[3] = {g.sd, g.sh, 1};
-  for (int dim = 0; dim < 3; ++dim) {
-    for (int side = 0; side < 2; ++side) {
-      if (!(side == 0 ? e.lo[dim] : e.hi[dim]) || halo[dim] == 0) continue;
-      // Every padded position of the other dims; `src` is the edge layer, halo layers get its copy.
-      const std::int64_t o1 = dim == 0 ? 1 : 0, o2 = dim == 2 ? 1 : 2;
-      const std::int64_t n1 = P[o1], n2 = P[o2], s1 = stride[o1], s2 = stride[o2], hw = halo[dim], sd = stride[dim];
-      const std::int64_t src = side == 0 ? hw : hw + ext[dim] - 1;
-      const std::int64_t first = side == 0 ? 0 : hw + ext[dim];
-      const std::int64_t count = g.n * g.c * n1 * n2;
-      Kokkos::parallel_for("hpart::replicate_edges", detail::range(count), KOKKOS_LAMBDA(const std::int64_t r) {
-        const std::int64_t b = r % n2, a = (r / n2) % n1, nc = r / (n1 * n2);
-        T* base = p + nc * g.sc + a * s1 + b * s2;
-        for (std::int64_t k = 0; k < hw; ++k) base[(first + k) * sd] = base[src * sd];
-      });
-    }
+  for (int i = 0; i < 6; ++i) {
+    const int k = reverse ? 5 - i : i, dim = k / 2, side = k % 2;
+    if (!(side == 0 ? e.lo[dim] : e.hi[dim]) || halo[dim] == 0) continue;
+    const int o1 = dim == 0 ? 1 : 0, o2 = dim == 2 ? 1 : 2;
+    const std::int64_t hw = halo[dim];
+    f(EdgeLayers{P[o1], P[o2], stride[o1], stride[o2], hw, stride[dim], side == 0 ? hw : hw + ext[dim] - 1,
+                 side == 0 ? 0 : hw + ext[dim], g.n * g.c * P[o1] * P[o2], g.sc});
   }
 }
 
 template <class T>
-void replicate_edges_adjoint(const Padded<T>& x, const Edges& e) {
-  const Geometry g = detail::geometry(x);
+void replicate_edges(const Padded<T>& x, const Edges& e) {
   T* p = x.view.data();
-  const std::int64_t P[3] = {g.d + 2 * g.hd, g.h + 2 * g.hh, g.w + 2 * g.hw};
-  const std::int64_t halo[3] = {g.hd, g.hh, g.hw}, ext[3] = {g.d, g.h, g.w};
-  const std::int64_t stride[3] = {g.sd, g.sh, 1};
-  for (int dim = 2; dim >= 0; --dim) {
-    for (int side = 1; side >= 0; --side) {
-      if (!(side == 0 ? e.lo[dim] : e.hi[dim]) || halo[dim] == 0) continue;
-      const std::int64_t o1 = dim == 0 ? 1 : 0, o2 = dim == 2 ? 1 : 2;
-      const std::int64_t n1 = P[o1], n2 = P[o2], s1 = stride[o1], s2 = stride[o2], hw = halo[dim], sd = stride[dim];
-      const std::int64_t src = side == 0 ? hw : hw + ext[dim] - 1;
-      const std::int64_t first = side == 0 ? 0 : hw + ext[dim];
-      const std::int64_t count = g.n * g.c * n1 * n2;
-      Kokkos::parallel_for("hpart::replicate_edges_adjoint", detail::range(count), KOKKOS_LAMBDA(const std::int64_t r) {
-        const std::int64_t b = r % n2, a = (r / n2) % n1, nc = r / (n1 * n2);
-        T* base = p + nc * g.sc + a * s1 + b * s2;
-        for (std::int64_t k = 0; k < hw; ++k) {
-          base[src * sd] += base[(first + k) * sd];
-          base[(first + k) * sd] = T(0);
-        }
-      });
-    }
-  }
+  for_each_edge(detail::geometry(x), e, false, [&](const EdgeLayers L) {
+    Kokkos::parallel_for("hpart::replicate_edges", detail::range(L.count), KOKKOS_LAMBDA(const std::int64_t r) {
+      T* base = p + L.base(r);
+      for (std::int64_t k = 0; k < L.hw; ++k) base[(L.first + k) * L.sd] = base[L.src * L.sd];
+    });
+  });
+}
+
+template <class T>
+void replicate_edges_adjoint(const Padded<T>& x, const Edges& e) {
+  T* p = x.view.data();
+  // The transpose of the forward copies, in reverse order (later copies read earlier halos' sums).
+  for_each_edge(detail::geometry(x), e, true, [&](const EdgeLayers L) {
+    Kokkos::parallel_for("hpart::replicate_edges_adjoint", detail::range(L.count), KOKKOS_LAMBDA(const std::int64_t r) {
+      T* base = p + L.base(r);
+      for (std::int64_t k = 0; k < L.hw; ++k) {
+        base[L.src * L.sd] += base[(L.first + k) * L.sd];
+        base[(L.first + k) * L.sd] = T(0);
+      }
+    });
+  });
 }
 
 #define HPART_UPSAMPLE_KERNELS(T)                                                           \
