@@ -210,6 +210,46 @@ TEST(TensorHalo, AutomaticGoesDirectOnLongRows) {
   }
 }
 
+// automatic measures its candidates over its first forward exchanges, then keeps one policy,
+// the same on every rank; every exchange on the way (routes changing under it, adjoints in
+// between) gives the reference result.
+TEST(TensorHalo, AutomaticMeasuresThenSettlesOnOnePolicy) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const auto shape = TensorShape::d2(1, 3, 2 * w.size, 600);
+  const auto layout = ShardLayout::sharded(comm, shape, htest::mesh2d_for(w.size).with_periodic(false, true, false));
+  const auto global = htest::global_field<double>(shape);
+  auto x = from_global<double>(layout, Halo{0, 1, 1}, global);
+  HaloExchange<double> halo(x);
+  const bool messages = !halo.plan().sends.empty();
+  EXPECT_EQ(halo.tuning(), w.size > 1 || messages);
+  auto g = x.like();
+  htest::fill_random(g, 5);
+  HaloExchange<double> packed(g, HaloOptions{Padding::zero_each_exchange, HaloTransfer::pack});
+  int exchanges = 0;
+  while (halo.tuning()) {
+    Kokkos::deep_copy(x.view(), -3.0);
+    copy(from_global<double>(layout, Halo{0, 1, 1}, global), x);
+    halo.exchange(x);
+    ++exchanges;
+    EXPECT_EQ(count_wrong(x, global), 0) << "exchange " << exchanges << " with policy " << static_cast<int>(halo.transfer());
+    auto a = x.like(), b = x.like();
+    Kokkos::deep_copy(a.view(), g.view());
+    Kokkos::deep_copy(b.view(), g.view());
+    halo.adjoint(a);
+    packed.adjoint(b);
+    EXPECT_EQ(stored_dot(a, a, true), stored_dot(b, b, true));
+    ASSERT_LE(exchanges, 3 * kTuneExchanges);
+  }
+  if (w.size > 1) EXPECT_EQ(exchanges, 3 * kTuneExchanges);
+  int mine[2] = {static_cast<int>(halo.transfer()), -static_cast<int>(halo.transfer())};
+  MPI_Allreduce(MPI_IN_PLACE, mine, 2, MPI_INT, MPI_MAX, w.comm);
+  EXPECT_EQ(mine[0], -mine[1]) << "ranks settled on different policies";
+  halo.exchange(x);
+  EXPECT_EQ(count_wrong(x, global), 0);
+  EXPECT_FALSE(halo.tuning());
+}
+
 // The padding is zeroed again only after something may have written it: view() (writable) marks
 // it, const_view() does not, and the exchange's zeroing clears the mark.
 TEST(TensorHalo, PaddingIsZeroedWhenViewMayHaveWrittenIt) {

@@ -77,11 +77,20 @@ enum class Padding {
 };
 
 // How a message travels. Host-accessible memory only for the direct ones: elsewhere `pack`.
-// Measured on the halo2d bench (docs/tensors.md): rows of 16 KiB, 16 per message, go fastest as
-// one message each; MPI's datatype engine comes next; packing last.
+// Which is fastest depends on the MPI library and the machine more than on the plan: on the
+// halo2d bench (docs/tensors.md) one machine ran 16 KiB rows fastest as one message each and
+// the datatype 1.7x slower, another the datatype as fast as raw MPI and the rows 3x slower
+// (Open MPI copies messages under its 32 KiB rendezvous limit through shared fragments). So
+// `automatic` measures.
 enum class HaloTransfer {
-  // per message: direct_runs for at most kDirectMaxRuns runs of >= kDirectMinRunBytesPerMessage,
-  // else direct_datatype for runs of >= kDirectMinRunBytes, else pack
+  // Measured: the first forward exchanges of the plan try each candidate policy, kTuneExchanges
+  // each (the last one timed), and keep the one whose slowest rank was fastest. Candidates: the
+  // rows rule (per message: direct_runs for at most kDirectMaxRuns runs of >=
+  // kDirectMinRunBytesPerMessage, else direct_datatype for runs of >= kDirectMinRunBytes, else
+  // pack), direct_datatype and pack_runs.
+  // The choice is agreed by an allreduce (on the plan's own duplicate of the communicator), so
+  // those first exchanges are collective over the layout's communicator; after them nothing is
+  // measured. The values moved are the same whichever policy runs.
   automatic,
   pack,             // packed into a contiguous buffer by a Kokkos kernel, unpacked at the end
   direct_datatype,  // sent from / received into the tensor through a committed MPI datatype
@@ -91,6 +100,7 @@ enum class HaloTransfer {
 inline constexpr std::int64_t kDirectMinRunBytes = 1024;
 inline constexpr std::int64_t kDirectMinRunBytesPerMessage = 4096;
 inline constexpr std::int64_t kDirectMaxRuns = 64;
+inline constexpr int kTuneExchanges = 2;  // per candidate of `automatic`: one to warm up, one timed
 
 struct HaloOptions {
   Padding padding = Padding::zero_each_exchange;
@@ -103,7 +113,9 @@ class HaloExchange {
   using tensor_type = ShardTensor<T, MemorySpace>;
 
   HaloExchange() = default;
-  // The plan and buffers for tensors shaped like `like` (same layout and halo).
+  // The plan and buffers for tensors shaped like `like` (same layout and halo). Collective over
+  // the layout's communicator for HaloTransfer::automatic (and so are its first forward
+  // exchanges, which measure: see HaloTransfer).
   explicit HaloExchange(const tensor_type& like, Padding padding = Padding::zero_each_exchange)
       : HaloExchange(like, HaloOptions{padding, HaloTransfer::automatic}) {}
   HaloExchange(const tensor_type& like, const HaloOptions& options);
@@ -141,6 +153,10 @@ class HaloExchange {
   [[nodiscard]] bool in_flight() const { return pending_ != Pending::none; }
   // Messages of plan().sends / plan().receives that go without packing (direct_datatype, direct_runs).
   [[nodiscard]] int direct_messages() const;
+  // The policy in use: for `automatic`, the candidate being tried while tuning() and the one
+  // chosen after (automatic here names the rows rule).
+  [[nodiscard]] HaloTransfer transfer() const { return policy_; }
+  [[nodiscard]] bool tuning() const { return tune_step_ >= 0; }
 
  private:
   enum class Pending { none, forward, adjoint };
@@ -162,6 +178,8 @@ class HaloExchange {
   void unpack(std::int64_t offset, const typename tensor_type::view_type& v, const LocalRegion& reg, const Route& r,
               bool add);
   void post(bool adjoint, T* data);
+  void make_routes(HaloTransfer policy);  // send_route_, recv_route_ for `policy`; drops the requests
+  void tune(double seconds);  // one forward exchange of `automatic` took `seconds` on this rank
 
   ShardLayout layout_;
   Halo halo_;
@@ -171,8 +189,15 @@ class HaloExchange {
   buffer_type send_buf_, recv_buf_;
   host_buffer_type send_host_, recv_host_;
   std::vector<std::int64_t> send_offset_, recv_offset_;
-  HaloTransfer transfer_ = HaloTransfer::automatic;
+  HaloTransfer transfer_ = HaloTransfer::automatic;  // as asked
+  HaloTransfer policy_ = HaloTransfer::automatic;    // in use (automatic: the rows rule)
+  Index5 extent_{};                                  // of the local arrays
   std::vector<Route> send_route_, recv_route_;
+  // automatic: forward exchanges done while tuning (-1: not tuning), the candidates' times.
+  int tune_step_ = -1;
+  double begin_seconds_ = 0.0;
+  std::vector<double> tune_seconds_;
+  impl::OwnedComm tune_comm_;  // for the one allreduce that ends the tuning
   // Built on the first exchange of a tensor, started again while the tensor stays the same.
   impl::PersistentRequests forward_requests_, adjoint_requests_;
   Pending pending_ = Pending::none;

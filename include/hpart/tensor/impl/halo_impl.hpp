@@ -1,7 +1,9 @@
 #pragma once
 // Body of HaloExchange: one contiguous buffer per direction, messages at fixed offsets, so a
 // plan's buffers are allocated once and every call is pack -> fence -> MPI -> unpack.
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <string>
 
 #include "hpart/tensor/impl/region_kernels.hpp"
@@ -24,26 +26,51 @@ HaloExchange<T, M>::HaloExchange(const tensor_type& like, const HaloOptions& opt
   std::int64_t s = 0, r = 0;
   for (const auto& m : plan_.sends) send_offset_.push_back(s), s += m.region.volume();
   for (const auto& m : plan_.receives) recv_offset_.push_back(r), r += m.region.volume();
+  const auto& v = like.view_;
+  for (std::size_t a = 0; a < extent_.size(); ++a) extent_[a] = static_cast<std::int64_t>(v.extent(a));
+  make_routes(transfer_);
+  // automatic with something to send or receive tunes (the same decision on every rank: the
+  // plan is empty only where the layout has a single rank or no halo, on every rank alike).
+  const bool messages = !plan_.sends.empty() || !plan_.receives.empty();
+  if (transfer_ == HaloTransfer::automatic && impl::host_accessible<M>) {
+    long long any = messages ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_LONG_LONG, MPI_MAX, layout_.comm().get());
+    if (any != 0) tune_step_ = 0, tune_comm_ = impl::OwnedComm(layout_.comm().get());
+  }
+  // Sends in one direction are receives in the other: size each buffer for both. The send buffer
+  // serves packed messages (and adjoint sends of direct_runs); the receive buffer also the
+  // adjoint's receives, always packed (their values are added, not stored).
+  const auto no_init = Kokkos::WithoutInitializing;
+  const auto rbuf = static_cast<std::size_t>(std::max(s, r));
+  bool all_datatype = transfer_ == HaloTransfer::direct_datatype;  // then nothing is packed
+  for (const std::vector<Route>* routes : {&send_route_, &recv_route_})
+    for (const Route& rt : *routes) all_datatype = all_datatype && rt.direct && rt.type.get() != MPI_DATATYPE_NULL;
+  const auto sbuf = all_datatype ? std::size_t{0} : rbuf;
+  send_buf_ = buffer_type(Kokkos::view_alloc(no_init, "hpart::halo_send"), sbuf);
+  recv_buf_ = buffer_type(Kokkos::view_alloc(no_init, "hpart::halo_recv"), rbuf);
+  send_host_ = Kokkos::create_mirror_view(send_buf_);
+  recv_host_ = Kokkos::create_mirror_view(recv_buf_);
+}
+
+template <class T, class M>
+void HaloExchange<T, M>::make_routes(HaloTransfer policy) {
+  policy_ = policy;
   // Direct routes: the same decision on both ends of a message, since it depends only on the
   // region's counts and on the array extents across it, which neighbours share.
-  const auto& v = like.view_;
-  const Index5 ext{static_cast<std::int64_t>(v.extent(0)), static_cast<std::int64_t>(v.extent(1)),
-                   static_cast<std::int64_t>(v.extent(2)), static_cast<std::int64_t>(v.extent(3)),
-                   static_cast<std::int64_t>(v.extent(4))};
   const auto route = [&](const LocalRegion& reg, std::int64_t offset) {
     Route out;
     out.offset = offset;
-    if (transfer_ == HaloTransfer::pack || reg.volume() == 0) return out;
-    const impl::RegionRuns runs = impl::region_runs(ext, reg.lo, reg.count);
+    if (policy == HaloTransfer::pack || reg.volume() == 0) return out;
+    const impl::RegionRuns runs = impl::region_runs(extent_, reg.lo, reg.count);
     const auto run_bytes = runs.run * static_cast<std::int64_t>(sizeof(T));
-    if (transfer_ == HaloTransfer::automatic && run_bytes < kDirectMinRunBytes) return out;
+    if (policy == HaloTransfer::automatic && run_bytes < kDirectMinRunBytes) return out;
     const std::int64_t nruns = reg.volume() / runs.run;
-    if (transfer_ == HaloTransfer::pack_runs) {
+    if (policy == HaloTransfer::pack_runs) {
       if (run_bytes >= kDirectMinRunBytes) out.runs = impl::run_starts(runs, reg.count), out.run = runs.run;
       return out;
     }
-    const bool by_runs = transfer_ == HaloTransfer::direct_runs ||
-                         (transfer_ == HaloTransfer::automatic && nruns <= kDirectMaxRuns &&
+    const bool by_runs = policy == HaloTransfer::direct_runs ||
+                         (policy == HaloTransfer::automatic && nruns <= kDirectMaxRuns &&
                           run_bytes >= kDirectMinRunBytesPerMessage);
     if (by_runs) {
       if (runs.run > impl::kMaxMessage) return out;
@@ -57,22 +84,34 @@ HaloExchange<T, M>::HaloExchange(const tensor_type& like, const HaloOptions& opt
     out.offset = runs.first;
     return out;
   };
+  send_route_.clear(), recv_route_.clear();
   for (std::size_t i = 0; i < plan_.sends.size(); ++i) send_route_.push_back(route(plan_.sends[i].region, send_offset_[i]));
   for (std::size_t i = 0; i < plan_.receives.size(); ++i)
     recv_route_.push_back(route(plan_.receives[i].region, recv_offset_[i]));
-  // Sends in one direction are receives in the other: size each buffer for both. The send buffer
-  // serves packed messages (and adjoint sends of direct_runs); the receive buffer also the
-  // adjoint's receives, always packed (their values are added, not stored).
-  const auto no_init = Kokkos::WithoutInitializing;
-  bool all_datatype = true;
-  for (const std::vector<Route>* routes : {&send_route_, &recv_route_})
-    for (const Route& rt : *routes) all_datatype = all_datatype && rt.direct && rt.type.get() != MPI_DATATYPE_NULL;
-  const auto rbuf = static_cast<std::size_t>(std::max(s, r));
-  const auto sbuf = all_datatype ? std::size_t{0} : rbuf;
-  send_buf_ = buffer_type(Kokkos::view_alloc(no_init, "hpart::halo_send"), sbuf);
-  recv_buf_ = buffer_type(Kokkos::view_alloc(no_init, "hpart::halo_recv"), rbuf);
-  send_host_ = Kokkos::create_mirror_view(send_buf_);
-  recv_host_ = Kokkos::create_mirror_view(recv_buf_);
+  forward_requests_.clear(), adjoint_requests_.clear();
+}
+
+// Candidates of `automatic`, tried in this order.
+inline constexpr HaloTransfer kTuneCandidates[] = {HaloTransfer::automatic, HaloTransfer::direct_datatype,
+                                                   HaloTransfer::pack_runs};
+
+template <class T, class M>
+void HaloExchange<T, M>::tune(double seconds) {
+  constexpr int kCandidates = static_cast<int>(std::size(kTuneCandidates));
+  const int candidate = tune_step_ / kTuneExchanges;
+  if (tune_step_ % kTuneExchanges == kTuneExchanges - 1) tune_seconds_.push_back(seconds);
+  ++tune_step_;
+  if (tune_step_ % kTuneExchanges != 0) return;
+  if (candidate + 1 < kCandidates) {
+    make_routes(kTuneCandidates[candidate + 1]);
+    return;
+  }
+  // Every rank has timed every candidate: the slowest rank's time decides, identically everywhere.
+  MPI_Allreduce(MPI_IN_PLACE, tune_seconds_.data(), kCandidates, MPI_DOUBLE, MPI_MAX, tune_comm_.get());
+  tune_comm_ = impl::OwnedComm();
+  const auto best = std::min_element(tune_seconds_.begin(), tune_seconds_.end()) - tune_seconds_.begin();
+  tune_step_ = -1;
+  if (kTuneCandidates[best] != policy_) make_routes(kTuneCandidates[best]);
 }
 
 template <class T, class M>
@@ -195,6 +234,7 @@ void HaloExchange<T, M>::post(bool adjoint, T* data) {
 template <class T, class M>
 void HaloExchange<T, M>::begin(tensor_type& t) {
   check(t, Pending::none);
+  const double t0 = tuning() ? MPI_Wtime() : 0.0;
   const auto& v = t.view_;
   typename M::execution_space().fence();  // host copies below read what earlier kernels wrote
   for (std::size_t i = 0; i < plan_.sends.size(); ++i)
@@ -205,11 +245,13 @@ void HaloExchange<T, M>::begin(tensor_type& t) {
   post(false, v.data());
   pending_ = Pending::forward;
   tensor_data_ = v.data();
+  if (tuning()) begin_seconds_ = MPI_Wtime() - t0;
 }
 
 template <class T, class M>
 void HaloExchange<T, M>::end(tensor_type& t) {
   check(t, Pending::forward);
+  const double t0 = tuning() ? MPI_Wtime() : 0.0;
   forward_requests_.wait();
   pending_ = Pending::none;
   const auto& v = t.view_;
@@ -222,6 +264,10 @@ void HaloExchange<T, M>::end(tensor_type& t) {
   if (zero) {
     for (const auto& z : plan_.edge_zeros) impl::fill_region(v, z.lo, z.count, T(0));
     if (t.padding_) t.padding_->zero = true;
+  }
+  if (tuning()) {
+    typename M::execution_space().fence();
+    tune(begin_seconds_ + (MPI_Wtime() - t0));
   }
 }
 

@@ -39,6 +39,32 @@ class CommittedType {
   MPI_Datatype type_ = MPI_DATATYPE_NULL;
 };
 
+// An owned duplicate of a communicator (freed once, and not after MPI_Finalize): a plan's own
+// collectives cannot pair with another plan's whatever order the plans are ended in.
+class OwnedComm {
+ public:
+  OwnedComm() = default;
+  explicit OwnedComm(MPI_Comm parent) { MPI_Comm_dup(parent, &comm_); }
+  OwnedComm(const OwnedComm&) = delete;
+  OwnedComm& operator=(const OwnedComm&) = delete;
+  OwnedComm(OwnedComm&& o) noexcept : comm_(std::exchange(o.comm_, MPI_COMM_NULL)) {}
+  OwnedComm& operator=(OwnedComm&& o) noexcept {
+    if (this != &o) reset(), comm_ = std::exchange(o.comm_, MPI_COMM_NULL);
+    return *this;
+  }
+  ~OwnedComm() { reset(); }
+  [[nodiscard]] MPI_Comm get() const { return comm_; }
+
+ private:
+  void reset() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (comm_ != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm_);
+    comm_ = MPI_COMM_NULL;
+  }
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
 // Persistent requests (MPI_Send_init / MPI_Recv_init) of one exchange direction, made for one
 // tensor address (`key`) and started again for every exchange of that tensor.
 class PersistentRequests {
@@ -67,6 +93,7 @@ class PersistentRequests {
     built_ = true;
     return requests_;
   }
+  void clear() { reset(); }  // the requests are rebuilt on the next post
   void start() {
     if (!requests_.empty()) MPI_Startall(static_cast<int>(requests_.size()), requests_.data());
   }
