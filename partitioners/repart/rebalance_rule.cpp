@@ -45,12 +45,12 @@ RuleDecision decide_rebalance(const LoadModel& model, const RuleInputs& in) {
     std::snprintf(buf, sizeof buf, "imbalance %.4f (next step %.4f) within tolerance %.4f", d.imbalance,
                   next_imbalance, in.tolerance);
   } else if (gain <= in.predicted_cost_seconds) {
-    std::snprintf(buf, sizeof buf, "imbalance %.4f, but saving %.4g s over %d steps <= cost %.4g s", next_imbalance,
-                  gain, H, in.predicted_cost_seconds);
+    std::snprintf(buf, sizeof buf, "imbalance %.4f, but saving %.4g s over %d steps <= cost %.4g s (residual %.4f)",
+                  next_imbalance, gain, H, in.predicted_cost_seconds, in.residual_imbalance);
   } else {
     d.rebalance = true;
-    std::snprintf(buf, sizeof buf, "imbalance %.4f: saving %.4g s over %d steps > cost %.4g s", next_imbalance, gain,
-                  H, in.predicted_cost_seconds);
+    std::snprintf(buf, sizeof buf, "imbalance %.4f: saving %.4g s over %d steps > cost %.4g s (residual %.4f)",
+                  next_imbalance, gain, H, in.predicted_cost_seconds, in.residual_imbalance);
   }
   d.reason = buf;
   return d;

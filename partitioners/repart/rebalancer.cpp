@@ -79,6 +79,11 @@ struct Rebalancer::State {
   double seconds_per_unit = 1.0;
   double repart_cost = -1.0, migration_cost = -1.0;  // EWMAs, < 0 = not measured yet
   int steps_since = 0;
+  // Imbalance the last (re)partition actually left: its first observation (< 0: none yet). The weights a rebalance balances are last step's costs or a
+  // fitted model of them; when the next step's real loads differ (costs move with the objects,
+  // the model misses something), balancing them again gains nothing, and the rule must see that.
+  double residual = -1.0;
+  bool await_residual = false;
   RebalanceStats stats;
   Decision decision;
 
@@ -127,6 +132,7 @@ Partition Rebalancer::partition(const PointSet& points) {
   s.fresh_pending = true;
   s.model.reset();
   s.steps_since = 0;
+  s.await_residual = true;
   if (s.repart_cost < 0.0) s.repart_cost = p.metrics.seconds;
   s.stats.kind = RebalanceKind::scratch;
   s.stats.rounds = 0;
@@ -216,6 +222,7 @@ void Rebalancer::observe(const Observation& obs) {
   }
   s.model.observe(loads);
   ++s.steps_since;
+  if (s.await_residual) s.residual = repart::load_imbalance(loads), s.await_residual = false;
 }
 
 Decision Rebalancer::decide() {
@@ -224,7 +231,12 @@ Decision Rebalancer::decide() {
   in.seconds_per_unit = s.seconds_per_unit;
   in.horizon = s.opts.horizon;
   in.tolerance = s.opts.tolerance;
-  in.residual_imbalance = 0.75 * s.opts.tolerance;
+  // The residual: what the last rebalance left (its first observation), for a horizon after it;
+  // before that is known, and after a horizon, the middle of what diffusion aims at (0.6 to 0.9
+  // of the tolerance). The expiry keeps a load that jumped right after a rebalance, and so
+  // taught a large residual, from blocking rebalancing for good.
+  const bool learned = s.residual >= 0.0 && s.steps_since <= s.opts.horizon;
+  in.residual_imbalance = learned ? s.residual : 0.75 * s.opts.tolerance;
   in.predicted_cost_seconds = s.predicted_cost();
   in.steps_since = s.steps_since;
   const repart::RuleDecision r = repart::decide_rebalance(s.model, in);
@@ -236,6 +248,7 @@ Decision Rebalancer::decide() {
   d.predicted_loss_seconds = r.predicted_loss_seconds;
   d.predicted_gain_seconds = r.predicted_gain_seconds;
   d.predicted_cost_seconds = r.predicted_cost_seconds;
+  d.residual_imbalance = in.residual_imbalance;
   d.steps_since = r.steps_since;
   // Reductions give every rank the same loads in practice; rank 0's verdict makes it certain.
   int yes = d.rebalance ? 1 : 0;
@@ -340,6 +353,7 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
   s.have_parts = true;
   s.model.reset();
   s.steps_since = 0;
+  s.await_residual = true;
   State::ewma(s.repart_cost, seconds);
   s.stats.kind = kind;
   s.stats.rounds = rounds;

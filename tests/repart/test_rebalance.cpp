@@ -239,6 +239,48 @@ TEST(Rebalance, DecisionFollowsTheLoad) {
   EXPECT_FALSE(rb.decide().rebalance);
 }
 
+// The decision learns what a rebalance leaves: when the weights given to rebalance() do not
+// reflect the real costs (here stale: the hotspot's old place), the imbalance observed after it
+// stays, so rebalancing again within a horizon is predicted to save nothing and is not
+// repeated; a horizon later the residual is forgotten and a rebalance is tried again.
+TEST(Rebalance, ARebalanceThatDoesNotHoldIsNotRepeatedForever) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  Cloud c = make_cloud(12, w.rank, w.size);
+  set_weights(c, 0.0);
+  const std::vector<double> stale = c.weights;
+  set_weights(c, 1.0);
+  const std::vector<double> real = c.weights;
+  c.weights = stale;
+  hpart::RebalanceOptions o;
+  o.parts = 4;
+  o.horizon = 10;
+  hpart::Rebalancer rb(comm, o);
+  (void)rb.partition(c.view());
+  rb.observe({.step_seconds = 1.0, .object_costs = stale});  // the partition holds: residual ~0
+  for (int s = 0; s < 2; ++s) rb.observe({.step_seconds = 1.0, .object_costs = real});
+  const hpart::Decision first = rb.decide();
+  ASSERT_TRUE(first.rebalance) << first.reason;
+  EXPECT_LT(first.residual_imbalance, 0.75 * o.tolerance);
+  int repeats = 0;
+  hpart::Decision d = first;
+  while (d.rebalance && repeats < 8) {
+    (void)rb.rebalance(c.view());  // balances the stale weights: the real imbalance stays
+    ++repeats;
+    rb.observe({.step_seconds = 1.0, .object_costs = real});
+    d = rb.decide();
+  }
+  EXPECT_FALSE(d.rebalance) << "still rebalancing after " << repeats << " rebalances that did not hold: " << d.reason;
+  EXPECT_GT(d.imbalance, 0.1);
+  EXPECT_EQ(repeats, 1);
+  EXPECT_GT(d.residual_imbalance, 0.5 * d.imbalance) << d.reason;
+  // A horizon later the learned residual is forgotten: the large imbalance gets a try.
+  for (int s = 0; s < o.horizon; ++s) rb.observe({.step_seconds = 1.0, .object_costs = real});
+  const hpart::Decision later = rb.decide();
+  EXPECT_NEAR(later.residual_imbalance, 0.75 * o.tolerance, 1e-12);
+  EXPECT_TRUE(later.rebalance) << later.reason;
+}
+
 TEST(Rebalance, FitsTheFeatureCostModel) {
   const World w;
   const hpart::Comm comm(w.comm);
