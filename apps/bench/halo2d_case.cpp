@@ -10,8 +10,8 @@
 // exchanges, each timed call preceded by one untimed exchange of the same method (so no method
 // pays for the caches and TLB another left behind: the zeroing variant walks 2048 rows). The
 // methods alternate rep by rep, so a burst of load on a shared machine hits all alike. The
-// default "halo" plan tunes its transfer during its first exchanges (HaloTransfer::automatic),
-// inside the first rep: use --reps >= 5 so the median is the tuned plan's.
+// automatic plans measure their transfer on their first exchanges (HaloTransfer::automatic);
+// that is done before the reps, so the records are the tuned plans'.
 #include <mpi.h>
 
 #include <algorithm>
