@@ -147,6 +147,12 @@ bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, 
   const graphk::GraphView cv = C.view();
   const auto m = static_cast<std::size_t>(cv.xadj[static_cast<std::size_t>(cn)]);
   c.xadj.assign(cv.xadj.begin(), cv.xadj.begin() + cn + 1);
+  // Room for the ghost rows appended below (one entry per local entry to a ghost), so that
+  // appending them does not reallocate and copy the whole adjacency once more.
+  std::size_t ghost_entries = 0;
+  for (std::size_t e = 0; e < m; ++e) ghost_entries += cv.adjncy[e] >= cn ? 1 : 0;
+  c.adjncy.reserve(m + ghost_entries);
+  c.adjwgt.reserve(m + ghost_entries);
   c.adjncy.assign(cv.adjncy.begin(), cv.adjncy.begin() + static_cast<std::ptrdiff_t>(m));
   c.adjwgt.assign(cv.adjwgt.begin(), cv.adjwgt.begin() + static_cast<std::ptrdiff_t>(m));
   for (std::int32_t& u : c.adjncy)

@@ -5,6 +5,8 @@
 #include <memory>
 #include <numeric>
 
+#include <omp.h>
+
 #include "graph/ml_random.hpp"
 
 namespace hpart::graphk {
@@ -265,16 +267,37 @@ CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_v
       deg[static_cast<std::size_t>(i)] = pos - start;
     }
   }
-  // Compaction moves every row down, never past the start of a row not yet moved: sequential.
   c.xadj.assign(static_cast<std::size_t>(cn) + 1, 0);
-  for (std::int32_t i = 0; i < cn; ++i) {
-    const std::int64_t src = ub[static_cast<std::size_t>(i)], dst = c.xadj[static_cast<std::size_t>(i)];
-    const std::int64_t len = deg[static_cast<std::size_t>(i)];
-    if (src != dst) {
-      std::copy(adj + src, adj + src + len, adj + dst);
-      std::copy(wgt + src, wgt + src + len, wgt + dst);
+  for (std::int32_t i = 0; i < cn; ++i) c.xadj[static_cast<std::size_t>(i) + 1] = c.xadj[static_cast<std::size_t>(i)] + deg[static_cast<std::size_t>(i)];
+  if (omp_get_max_threads() == 1) {
+    // In place: every row moves down, never past the start of a row not yet moved (sequential).
+    for (std::int32_t i = 0; i < cn; ++i) {
+      const std::int64_t src = ub[static_cast<std::size_t>(i)], dst = c.xadj[static_cast<std::size_t>(i)];
+      const std::int64_t len = deg[static_cast<std::size_t>(i)];
+      if (src != dst) {
+        std::copy(adj + src, adj + src + len, adj + dst);
+        std::copy(wgt + src, wgt + src + len, wgt + dst);
+      }
     }
-    c.xadj[static_cast<std::size_t>(i) + 1] = dst + len;
+  } else {
+    // With threads: into fresh arrays of the exact size, rows in parallel (the in-place moves
+    // are sequential). Same result either way; fresh arrays cost page faults, hence huge pages.
+    const auto used = static_cast<std::size_t>(c.xadj[static_cast<std::size_t>(cn)]);
+    Buffer<std::int32_t> cadj;
+    Buffer<std::int64_t> cwgt;
+    cadj.allocate(used);
+    cwgt.allocate(used);
+    std::int32_t* to_adj = cadj.data.get();
+    std::int64_t* to_wgt = cwgt.data.get();
+#pragma omp parallel for schedule(static, 4096)
+    for (std::int32_t i = 0; i < cn; ++i) {
+      const std::int64_t src = ub[static_cast<std::size_t>(i)], dst = c.xadj[static_cast<std::size_t>(i)];
+      const std::int64_t len = deg[static_cast<std::size_t>(i)];
+      std::copy(adj + src, adj + src + len, to_adj + dst);
+      std::copy(wgt + src, wgt + src + len, to_wgt + dst);
+    }
+    c.adjncy = std::move(cadj);
+    c.adjwgt = std::move(cwgt);
   }
   return out;
 }
