@@ -43,6 +43,7 @@ struct Cli {
   std::string topology = "3x2";
   std::vector<std::string> graphs;     // graph suite: --graph FILE (instead of the shared graphs)
   bool parts_given = false;
+  bool side_given = false;  // repart suite: --side also sets graphdrift's side (default 512)
   std::vector<std::string> libraries;  // default: every library of the suite
   std::string json;
 };
@@ -148,7 +149,10 @@ std::string validate(const Cli& cli, hpart_bench::RepartSuiteConfig& cfg) {
   if (cli.side < 2 || cli.side > 2000) return "--side must lie in [2, 2000] (got " + std::to_string(cli.side) + ")";
   if (cli.steps < 1) return "--steps must be >= 1 (got " + std::to_string(cli.steps) + ")";
   for (const std::string& name : cli.cases)
-    if (!hpart_bench::is_repart_case(name)) return "unknown case '" + name + "' for suite repart (available: drift3d)";
+    if (!hpart_bench::is_repart_case(name))
+      return "unknown case '" + name + "' for suite repart (available: drift3d, graphdrift)";
+  if (!cli.cases.empty()) cfg.cases = cli.cases;
+  if (cli.side_given) cfg.graph_side = cli.side;
   if (!cli.libraries.empty()) cfg.run_hpart = cfg.run_zoltan = false;
   for (const std::string& lib : cli.libraries) {
     if (lib == "hpart") cfg.run_hpart = true;
@@ -167,7 +171,8 @@ int run(int argc, char** argv, int rank) {
   app.add_option("--reps", cli.reps, "repetitions per method; time_s is their median")->capture_default_str();
   app.add_option("--cases", cli.cases,
                  "comma-separated cases (default: all). points: uniform3d, clusters3d, plane; grid: hotspot2d, hotspot3d, amr2d; "
-                 "hier: hotspot3d, graph (delaunay_n15, or --graph FILE), hotspot2d; graph: the shared graphs, grid3d, rgg2d")
+                 "hier: hotspot3d, graph (delaunay_n15, or --graph FILE), hotspot2d; graph: the shared graphs, grid3d, rgg2d; "
+                 "repart: drift3d (default), graphdrift")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--libraries", cli.libraries, "comma-separated (default: all). points: hpart, floor, zoltan; grid: hpart, naive, zoltan; graph: hpart, metis, scotch, zoltan")
@@ -175,7 +180,7 @@ int run(int argc, char** argv, int rank) {
       ->capture_default_str();
   app.add_option("--side2d", cli.side2d, "grid suite: cells per side of hotspot2d and amr2d")->capture_default_str();
   app.add_option("--side3d", cli.side3d, "grid suite: cells per side of hotspot3d")->capture_default_str();
-  app.add_option("--side", cli.side, "repart suite: cells per side of drift3d")->capture_default_str();
+  app.add_option("--side", cli.side, "repart suite: cells per side of drift3d (and of graphdrift's grid graph, default 512)")->capture_default_str();
   app.add_option("--steps", cli.steps, "repart suite: steps of the drift")->capture_default_str();
   app.add_option("--topology", cli.topology, "hier suite: emulated topology NxM (N nodes of M ranks; N*M = np)")
       ->capture_default_str();
@@ -196,6 +201,7 @@ int run(int argc, char** argv, int rank) {
   hpart_bench::HierSuiteConfig hier;
   hpart_bench::GraphSuiteConfig graph;
   cli.parts_given = app.count("--parts") > 0;
+  cli.side_given = app.count("--side") > 0;
 #if HPART_HAVE_TENSOR
   if (cli.suite == "tensor")  // validated and run on its own (tensor_suite.cpp)
     return hpart_bench::run_tensor_command(rank, cli.reps, cli.cases, cli.libraries,

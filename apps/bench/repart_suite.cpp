@@ -10,6 +10,8 @@
 #include <memory>
 #include <numeric>
 
+#include "graph_drift_case.hpp"
+#include "drift_events.hpp"
 #include "hpart/hpart.hpp"
 #include "point_generators.hpp"
 #if HPART_HAVE_ZOLTAN
@@ -73,11 +75,6 @@ std::vector<double> part_weights(const hpart::Comm& comm, const DriftCase& c, co
   return w;
 }
 
-double imbalance_of(const std::vector<double>& w) {
-  const double avg = std::accumulate(w.begin(), w.end(), 0.0) / static_cast<double>(w.size());
-  return avg > 0 ? *std::max_element(w.begin(), w.end()) / avg - 1.0 : 0.0;
-}
-
 // Cell faces between cells of different parts; the faces between slabs are counted by the lower
 // rank with the next rank's first layer.
 long long face_cut(const hpart::Comm& comm, const DriftCase& c, const std::vector<hpart::part_t>& parts) {
@@ -105,55 +102,17 @@ long long face_cut(const hpart::Comm& comm, const DriftCase& c, const std::vecto
   return cut;
 }
 
-// A method under test: a fresh partition at step 0, then rebalance(current parts) at each event.
-struct Method {
-  std::string library, name;
-  std::function<std::vector<hpart::part_t>()> initial;
-  std::function<std::vector<hpart::part_t>(const std::vector<hpart::part_t>&)> rebalance;
-};
 
-void run_method(const hpart::Comm& comm, const RepartSuiteConfig& cfg, DriftCase& c, Method& m, RecordSink& sink) {
+void run_method(const hpart::Comm& comm, const RepartSuiteConfig& cfg, DriftCase& c, RepartMethod& m, RecordSink& sink) {
   const int K = cfg.parts;
-  set_weights(c, 0, cfg.steps);
-  std::vector<hpart::part_t> parts = m.initial();
-  double time_sum = 0.0, moved = 0.0, bound = 0.0, worst = 0.0;
-  long long events = 0;
-  for (int s = 1; s <= cfg.steps; ++s) {
-    set_weights(c, s, cfg.steps);
-    const std::vector<double> before = part_weights(comm, c, parts, K);
-    if (imbalance_of(before) <= cfg.threshold) continue;
-    const double avg = std::accumulate(before.begin(), before.end(), 0.0) / K;
-    for (double w : before) bound += std::max(0.0, w - (1.0 + cfg.threshold) * avg);
-    MPI_Barrier(comm.get());
-    const double t0 = MPI_Wtime();
-    std::vector<hpart::part_t> next = m.rebalance(parts);
-    double dt = MPI_Wtime() - t0;
-    MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm.get());
-    time_sum += dt;
-    double mv = 0.0;
-    for (std::size_t i = 0; i < parts.size(); ++i)
-      if (parts[i] != next[i]) mv += c.pts.weights[i];
-    MPI_Allreduce(MPI_IN_PLACE, &mv, 1, MPI_DOUBLE, MPI_SUM, comm.get());
-    moved += mv;
-    parts = std::move(next);
-    worst = std::max(worst, imbalance_of(part_weights(comm, c, parts, K)));
-    ++events;
-  }
-  Record r;
-  r.suite = "repart";
-  r.case_name = "drift3d";
-  r.library = m.library;
-  r.method = m.name;
-  r.n = c.pts.global_n;
-  r.parts = K;
-  r.ranks = comm.size();
-  r.threads = omp_get_max_threads();
-  r.reps = 1;
-  r.time_s = events > 0 ? time_sum / static_cast<double>(events) : 0.0;
-  r.imbalance = worst;
-  r.migrated = moved;
-  r.migration_lower_bound = bound;
-  r.events = events;
+  DriftTotals t = run_drift_events(
+      comm, cfg, m, [&](int s) { set_weights(c, s, cfg.steps); },
+      [&](const std::vector<hpart::part_t>& p) { return part_weights(comm, c, p, K); },
+      [&](std::size_t i) { return c.pts.weights[i]; });
+  const double moved = t.moved, bound = t.bound, worst = t.worst;
+  const long long events = t.events;
+  const std::vector<hpart::part_t>& parts = t.parts;
+  Record r = drift_record(comm, cfg, "drift3d", m, t, c.pts.global_n);
   r.comm_volume = face_cut(comm, c, parts);
   double total = std::accumulate(c.pts.weights.begin(), c.pts.weights.end(), 0.0);
   MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_DOUBLE, MPI_SUM, comm.get());
@@ -168,9 +127,12 @@ void run_method(const hpart::Comm& comm, const RepartSuiteConfig& cfg, DriftCase
 
 }  // namespace
 
-bool is_repart_case(const std::string& name) { return name == "drift3d"; }
+bool is_repart_case(const std::string& name) { return name == "drift3d" || name == "graphdrift"; }
 
 void run_repart_suite(const hpart::Comm& comm, const RepartSuiteConfig& cfg, RecordSink& sink) {
+  const auto has = [&](const char* name) { return std::find(cfg.cases.begin(), cfg.cases.end(), name) != cfg.cases.end(); };
+  if (has("graphdrift")) run_graph_drift(comm, cfg, sink);
+  if (!has("drift3d")) return;
   DriftCase c = make_drift(comm, cfg.side);
   const int K = cfg.parts;
   if (cfg.run_hpart) {
@@ -180,7 +142,7 @@ void run_repart_suite(const hpart::Comm& comm, const RepartSuiteConfig& cfg, Rec
       o.tolerance = cfg.threshold;
       o.incremental = incremental;
       hpart::Rebalancer rb(comm, o);
-      Method m{"hpart", incremental ? "incremental" : "scratch",
+      RepartMethod m{"hpart", incremental ? "incremental" : "scratch",
                [&] { return rb.partition(c.view()).parts; },
                [&](const std::vector<hpart::part_t>& cur) { return rb.rebalance(c.view(), cur).parts; }};
       run_method(comm, cfg, c, m, sink);
@@ -194,7 +156,7 @@ void run_repart_suite(const hpart::Comm& comm, const RepartSuiteConfig& cfg, Rec
       if (reuse) z.set_param("RCB_REUSE", "1"), z.set_param("KEEP_CUTS", "1");
       CallStats stats;
       auto call = [&] { return partition_measured(comm, z, 1, false, stats); };
-      Method m{"zoltan", name, call, [&](const std::vector<hpart::part_t>&) { return call(); }};
+      RepartMethod m{"zoltan", name, call, [&](const std::vector<hpart::part_t>&) { return call(); }};
       run_method(comm, cfg, c, m, sink);
     }
   }

@@ -2,7 +2,8 @@
 // The "repart" suite: dynamic repartitioning of a drifting load. Case drift3d: side^3 cells given
 // as points at the cell centres, cost 1 plus a Gaussian ball (peak 5x the background) drifting
 // corner to corner over `steps` steps; whenever the imbalance exceeds 2% the method rebalances.
-// One summary record per method with totals over the scenario.
+// Case graphdrift (graph_drift_case.hpp): the same drift on a 2D grid graph. One summary record
+// per method with totals over the scenario.
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@ namespace hpart_bench {
 struct RepartSuiteConfig {
   int parts = 64;
   long long side = 100;  // cells per side
+  long long graph_side = 512;  // graphdrift: vertices per side of the grid graph
   int steps = 50;
   double threshold = 0.02;  // rebalance when the imbalance exceeds this
   std::vector<std::string> cases{"drift3d"};

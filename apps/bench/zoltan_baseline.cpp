@@ -78,6 +78,14 @@ void edge_list_multi(void* data, int /*num_gid*/, int /*num_lid*/, int num_obj_r
   *ierr = ZOLTAN_OK;
 }
 
+// The current part of each requested object: data is the caller's vector of parts.
+void part_multi(void* data, int /*num_gid*/, int /*num_lid*/, int num_obj_req, ZOLTAN_ID_PTR /*gids*/,
+                ZOLTAN_ID_PTR lids, int* parts, int* ierr) {
+  const auto& p = *static_cast<const std::vector<hpart::part_t>*>(data);
+  for (int k = 0; k < num_obj_req; ++k) parts[k] = p[lids[k]];
+  *ierr = ZOLTAN_OK;
+}
+
 void check(int rc, const char* what) {
   if (rc != ZOLTAN_OK) throw std::runtime_error(std::string("Zoltan: ") + what + " failed (code " + std::to_string(rc) + ")");
 }
@@ -188,6 +196,11 @@ std::vector<hpart::part_t> ZoltanPartitioner::take_parts() {
 
 void ZoltanPartitioner::set_param(const std::string& name, const std::string& value) {
   check(Zoltan_Set_Param(impl_->zz, name.c_str(), value.c_str()), name.c_str());
+}
+
+void ZoltanPartitioner::set_input_parts(const std::vector<hpart::part_t>* parts) {
+  check(Zoltan_Set_Part_Multi_Fn(impl_->zz, part_multi, const_cast<std::vector<hpart::part_t>*>(parts)),
+        "Zoltan_Set_Part_Multi_Fn");
 }
 
 void ZoltanPartitioner::free_lists() {

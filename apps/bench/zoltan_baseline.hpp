@@ -42,6 +42,9 @@ class ZoltanPartitioner {
   std::vector<hpart::part_t> take_parts();
   // Zoltan_Set_Param on the kept Zoltan_Struct (e.g. RCB_REUSE for repeated calls); throws on failure.
   void set_param(const std::string& name, const std::string& value);
+  // The objects' current parts (one per local object, outliving the partitioner; read at each
+  // partition()), for LB_APPROACH REPARTITION: without them Zoltan takes each rank as a part.
+  void set_input_parts(const std::vector<hpart::part_t>* parts);
   // Frees kept lists, if any (Zoltan_LB_Free_Part).
   void free_lists();
 

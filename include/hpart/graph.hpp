@@ -117,6 +117,42 @@ struct GraphPartition {
 // Collective: validates (validate_graph), partitions, reports.
 GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOptions& opts);
 
+// Incremental repartitioning of a partitioned graph whose weights changed (ParMETIS's
+// AdaptiveRepart problem): load diffuses between neighbouring parts over the quotient graph,
+// moving boundary vertices towards the parts that receive, then a boundary refinement keeps
+// only moves that pay. See docs/repartitioning.md.
+struct GraphRepartOptions {
+  int parts = 1;            // K >= 1; `current` holds part ids in [0, K)
+  double imbalance = 0.03;  // first constraint: max part weight / mean - 1
+  // ParMETIS's itr: the cost of cutting an edge of weight 1 relative to migrating a vertex
+  // weight of 1 (cost = itr x edge cut + migrated weight). Large: the cut matters most (a move
+  // must save cut; migration breaks ties); small: vertices stay home unless a move saves itr^-1
+  // times their weight in cut. > 0.
+  double itr = 1000.0;
+  int max_rounds = 8;       // balancing rounds before falling back to a fresh partition (>= 0)
+  int refine_passes = 4;    // boundary refinement passes after balancing (>= 0)
+};
+
+struct GraphRepartition {
+  Partition partition;  // parts of the local vertices; weights and imbalance per constraint
+  GraphMetrics metrics;
+  double migrated_weight = 0.0;    // global: first weight of the vertices whose part changed
+  long long migrated_objects = 0;  // global: vertices whose part changed
+  int rounds = 0;                  // balancing rounds run
+  // True when diffusion did not reach the tolerance in max_rounds (e.g. an empty part, or a
+  // part without neighbours): the result is then partition_graph's, relabelled to keep the most
+  // weight in place.
+  bool from_scratch = false;
+};
+
+// Collective: validates the graph (validate_graph), the options and `current` (one part id per
+// local vertex, in [0, K)), throwing the same hpart::Error on every rank; then repartitions
+// incrementally. Only the first weight is balanced: further constraints move with their
+// vertices and are reported, not controlled. Memory O(local vertices + edges) per rank, plus
+// the quotient graph (O(K x its degree)) on rank 0.
+GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<const part_t> current,
+                                   const GraphRepartOptions& opts);
+
 const char* to_string(GraphMethod m);
 GraphMethod graph_method_from_string(const char* name);  // throws hpart::Error for an unknown name
 

@@ -1,0 +1,96 @@
+// repartition_graph: validation, diffusion (graph_diffusion.cpp) or the fresh fallback, and the
+// same metrics partition_graph reports, plus what migrated.
+#include <mpi.h>
+
+#include <cmath>
+#include <string>
+
+#include "core/log.hpp"
+#include "core/partition_metrics.hpp"
+#include "core/validate.hpp"
+#include "graph/ghost_exchange.hpp"
+#include "hpart/graph.hpp"
+#include "repart/graph_diffusion.hpp"
+#include "repart/relabel_partition.hpp"
+
+namespace hpart {
+namespace {
+
+std::string check_options(const GraphRepartOptions& o) {
+  if (std::string p = detail::check_parts(o.parts); !p.empty()) return "repartition_graph: " + p;
+  if (!(o.imbalance >= 0.0 && o.imbalance < 10.0))
+    return "repartition_graph: imbalance tolerance must be in [0, 10) (got " + std::to_string(o.imbalance) + ")";
+  if (!(o.itr > 0.0 && std::isfinite(o.itr)))
+    return "repartition_graph: itr must be finite and > 0 (got " + std::to_string(o.itr) + ")";
+  if (o.max_rounds < 0) return "repartition_graph: max_rounds must be >= 0 (got " + std::to_string(o.max_rounds) + ")";
+  if (o.refine_passes < 0)
+    return "repartition_graph: refine_passes must be >= 0 (got " + std::to_string(o.refine_passes) + ")";
+  return {};
+}
+
+// Local verdict on `current`: its length, then the first vertex whose part is out of range.
+void check_current(const Comm& comm, const Graph& g, std::span<const part_t> current, int K) {
+  const std::size_t n = g.local_vertices();
+  comm.agree(current.size() != n ? ErrorCode::size_mismatch : ErrorCode::ok,
+             "repartition_graph: " + std::to_string(current.size()) + " current parts for " + std::to_string(n) +
+                 " local vertices");
+  std::string problem;
+  for (std::size_t v = 0; v < n && problem.empty(); ++v)
+    if (current[v] < 0 || current[v] >= K)
+      problem = "repartition_graph: vertex " + std::to_string(g.vtxdist[static_cast<std::size_t>(comm.rank())] +
+                                                              static_cast<gid_t>(v)) +
+                " has part " + std::to_string(current[v]) + ", outside [0, " + std::to_string(K) + ")";
+  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input, problem);
+}
+
+}  // namespace
+
+GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<const part_t> current,
+                                   const GraphRepartOptions& opts) {
+  const detail::Stopwatch clock;
+  validate_graph(comm, g);
+  const std::string problem = check_options(opts);
+  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
+  check_current(comm, g, current, opts.parts);
+
+  const graph::GhostExchange ghosts(comm, g);
+  repart::GraphDiffusion diffusion(comm, g, ghosts, current, opts.parts, opts.imbalance, opts.itr);
+  GraphRepartition out;
+  out.rounds = diffusion.balance(opts.max_rounds);
+  const std::vector<double> weights(g.vwgt.begin(), g.vwgt.end());
+  std::vector<part_t> parts;
+  if (diffusion.imbalance() <= opts.imbalance) {
+    diffusion.refine(opts.refine_passes);
+    parts = diffusion.take_parts();
+  } else {
+    out.from_scratch = true;
+    GraphOptions fresh;
+    fresh.parts = opts.parts;
+    fresh.imbalance = opts.imbalance;
+    parts = partition_graph(comm, g, fresh).partition.parts;
+    repart::relabel_to_overlap(comm, current, parts, weights, g.ncon, opts.parts);
+  }
+
+  double moved[2] = {0.0, 0.0};  // weight, vertices
+  for (std::size_t v = 0; v < parts.size(); ++v)
+    if (parts[v] != current[v]) {
+      moved[0] += g.vwgt.empty() ? 1.0 : static_cast<double>(g.vwgt[v * static_cast<std::size_t>(g.ncon)]);
+      moved[1] += 1.0;
+    }
+  MPI_Allreduce(MPI_IN_PLACE, moved, 2, MPI_DOUBLE, MPI_SUM, comm.get());
+  out.migrated_weight = moved[0];
+  out.migrated_objects = static_cast<long long>(moved[1]);
+  out.metrics = graph::graph_metrics_with(comm, g, parts, ghosts);
+  out.partition = detail::summarise_partition(comm, std::move(parts), opts.parts, weights, g.ncon, {});
+  double seconds = clock.seconds();
+  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  out.partition.metrics.seconds = seconds;
+  detail::log(comm, 1,
+              "repartition_graph: " + std::to_string(opts.parts) + " parts, " + std::to_string(out.rounds) +
+                  " rounds" + (out.from_scratch ? " (fell back to a fresh partition)" : "") + ", " +
+                  std::to_string(seconds) + " s, cut " + std::to_string(out.metrics.edge_cut) + ", migrated " +
+                  std::to_string(out.migrated_weight));
+  return out;
+}
+
+}  // namespace hpart

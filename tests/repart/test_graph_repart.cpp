@@ -1,0 +1,189 @@
+// repartition_graph under MPI: a grid graph partitioned by partition_graph, then a drifting
+// hotspot of vertex weights; each incremental repartition keeps every vertex in a part, reaches
+// the tolerance, migrates much less than a fresh (relabelled) partition and cuts at most 1.3x
+// as many edges. Bad input fails on every rank; unreachable parts fall back to a fresh partition.
+// Every test also runs on the two halves of the world.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <vector>
+
+#include "hpart/hpart.hpp"
+#include "repart/relabel_partition.hpp"
+#include "test_graphs.hpp"
+#include "test_world.hpp"
+
+namespace {
+
+using hpart::testing::expect_error_everywhere;
+using hpart::testing::HalfWorld;
+using hpart::testing::World;
+
+constexpr std::int64_t kSide = 64;
+constexpr int kParts = 8;
+
+hpart::GraphOptions fresh_options() {
+  hpart::GraphOptions o;
+  o.parts = kParts;
+  return o;
+}
+
+// Integer weights 1 + round(8 exp(-r^2 / 2 sigma^2)) around a centre on the diagonal at fraction t.
+void set_hotspot(hpart::GraphFile& f, double t) {
+  const double c = (0.2 + 0.6 * t) * kSide, sigma = 0.15 * kSide;
+  const std::size_t n = f.xadj.size() - 1;
+  f.vwgt.resize(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    const double dx = f.coords[2 * v] - c, dy = f.coords[2 * v + 1] - c;
+    f.vwgt[v] = 1 + std::llround(8.0 * std::exp(-(dx * dx + dy * dy) / (2 * sigma * sigma)));
+  }
+}
+
+double migrated_weight(MPI_Comm comm, const hpart::GraphFile& f, const std::vector<hpart::part_t>& a,
+                       const std::vector<hpart::part_t>& b) {
+  double w = 0.0;
+  for (std::size_t v = 0; v < a.size(); ++v)
+    if (a[v] != b[v]) w += static_cast<double>(f.vwgt[v]);
+  MPI_Allreduce(MPI_IN_PLACE, &w, 1, MPI_DOUBLE, MPI_SUM, comm);
+  return w;
+}
+
+void drifting_hotspot(MPI_Comm handle) {
+  const World w(handle);
+  const hpart::Comm comm(handle);
+  hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size);
+  set_hotspot(f, 0.0);
+  std::vector<hpart::part_t> parts = hpart::partition_graph(comm, f.view(), fresh_options()).partition.parts;
+  double incremental_total = 0.0, scratch_total = 0.0;
+  for (int step = 1; step <= 4; ++step) {
+    set_hotspot(f, 0.1 * step);
+    const hpart::GraphRepartOptions o{.parts = kParts};
+    const hpart::GraphRepartition r = hpart::repartition_graph(comm, f.view(), parts, o);
+    ASSERT_EQ(r.partition.parts.size(), parts.size());
+    for (hpart::part_t p : r.partition.parts) ASSERT_TRUE(p >= 0 && p < kParts);
+    EXPECT_FALSE(r.from_scratch) << "step " << step;
+    EXPECT_GE(r.rounds, 1) << "step " << step;  // the drift unbalanced the parts
+    EXPECT_LE(r.partition.metrics.imbalance[0], o.imbalance + 1e-9) << "step " << step;
+    // The reported migration is what changed, and what the caller can recount.
+    EXPECT_DOUBLE_EQ(r.migrated_weight, migrated_weight(handle, f, parts, r.partition.parts));
+    const hpart::GraphMetrics m = hpart::graph_metrics(comm, f.view(), r.partition.parts, kParts);
+    EXPECT_EQ(m.edge_cut, r.metrics.edge_cut);
+
+    hpart::GraphPartition fresh = hpart::partition_graph(comm, f.view(), fresh_options());
+    const std::vector<double> weights(f.vwgt.begin(), f.vwgt.end());
+    hpart::repart::relabel_to_overlap(comm, parts, fresh.partition.parts, weights, 1, kParts);
+    const double scratch = migrated_weight(handle, f, parts, fresh.partition.parts);
+    EXPECT_LE(static_cast<double>(r.metrics.edge_cut), 1.3 * static_cast<double>(fresh.metrics.edge_cut))
+        << "step " << step;
+    incremental_total += r.migrated_weight;
+    scratch_total += scratch;
+    parts = r.partition.parts;
+  }
+  EXPECT_LT(incremental_total, 0.5 * scratch_total);
+}
+
+TEST(GraphRepart, DriftingHotspotMovesLittleAndBalances) { drifting_hotspot(MPI_COMM_WORLD); }
+TEST(GraphRepart, DriftingHotspotOnSubCommunicators) {
+  const HalfWorld half;
+  drifting_hotspot(half.comm);
+}
+
+// A balanced partition under unchanged weights: nothing to balance, and refinement only moves
+// vertices that save cut, so the cut never grows.
+void balanced_stays(MPI_Comm handle) {
+  const World w(handle);
+  const hpart::Comm comm(handle);
+  hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size);
+  set_hotspot(f, 0.5);
+  const hpart::GraphPartition p = hpart::partition_graph(comm, f.view(), fresh_options());
+  const hpart::GraphRepartition r = hpart::repartition_graph(comm, f.view(), p.partition.parts, {.parts = kParts});
+  EXPECT_EQ(r.rounds, 0);
+  EXPECT_LE(r.metrics.edge_cut, p.metrics.edge_cut);
+  EXPECT_LE(r.partition.metrics.imbalance[0], 0.03 + 1e-9);
+}
+
+TEST(GraphRepart, BalancedPartitionStays) { balanced_stays(MPI_COMM_WORLD); }
+
+// Small itr: migration dominates, so beyond balancing nothing moves that does not go home.
+TEST(GraphRepart, SmallItrMovesNoMoreThanLargeItr) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size);
+  set_hotspot(f, 0.0);
+  const std::vector<hpart::part_t> parts = hpart::partition_graph(comm, f.view(), fresh_options()).partition.parts;
+  set_hotspot(f, 0.2);
+  const auto big = hpart::repartition_graph(comm, f.view(), parts, {.parts = kParts, .itr = 1000.0});
+  const auto small = hpart::repartition_graph(comm, f.view(), parts, {.parts = kParts, .itr = 0.01});
+  EXPECT_LE(small.migrated_weight, big.migrated_weight);
+  EXPECT_LE(small.partition.metrics.imbalance[0], 0.03 + 1e-9);
+}
+
+// Every vertex in part 0 of 4: parts 1-3 have no neighbours to receive from, so diffusion
+// cannot balance and a fresh partition, relabelled, is returned.
+void unreachable_parts(MPI_Comm handle) {
+  const World w(handle);
+  const hpart::Comm comm(handle);
+  hpart::GraphFile f = hpart::testing::grid_graph(32, 32, w.rank, w.size);
+  set_hotspot(f, 0.3);
+  const std::vector<hpart::part_t> zeros(f.xadj.size() - 1, 0);
+  const hpart::GraphRepartition r = hpart::repartition_graph(comm, f.view(), zeros, {.parts = 4});
+  EXPECT_TRUE(r.from_scratch);
+  EXPECT_LE(r.partition.metrics.imbalance[0], 0.03 + 1e-9);
+  for (hpart::part_t p : r.partition.parts) ASSERT_TRUE(p >= 0 && p < 4);
+}
+
+TEST(GraphRepart, UnreachablePartsFallBackToScratch) { unreachable_parts(MPI_COMM_WORLD); }
+TEST(GraphRepart, UnreachablePartsOnSubCommunicators) {
+  const HalfWorld half;
+  unreachable_parts(half.comm);
+}
+
+// Two constraints: the first is balanced, the second reported.
+TEST(GraphRepart, FirstOfTwoConstraintsIsBalanced) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size, 2);
+  const std::vector<hpart::part_t> parts = hpart::partition_graph(comm, f.view(), fresh_options()).partition.parts;
+  for (std::size_t v = 0; v + 1 < f.xadj.size(); ++v)  // heavier first weight in the lower rows
+    if (f.coords[2 * v + 1] < kSide / 3) f.vwgt[2 * v] *= 3;
+  const auto r = hpart::repartition_graph(comm, f.view(), parts, {.parts = kParts});
+  ASSERT_EQ(r.partition.metrics.imbalance.size(), 2u);
+  EXPECT_LE(r.partition.metrics.imbalance[0], 0.03 + 1e-9);
+}
+
+void bad_input(MPI_Comm handle) {
+  const World w(handle);
+  const hpart::Comm comm(handle);
+  hpart::GraphFile f = hpart::testing::grid_graph(16, 16, w.rank, w.size);
+  std::vector<hpart::part_t> parts(f.xadj.size() - 1, 0);
+  for (std::size_t v = 0; v < parts.size(); ++v) parts[v] = static_cast<hpart::part_t>(v % 4);
+  // One rank (the last) passes one part too many.
+  std::vector<hpart::part_t> longer = parts;
+  if (w.rank == w.size - 1) longer.push_back(0);
+  expect_error_everywhere([&] { hpart::repartition_graph(comm, f.view(), longer, {.parts = 4}); },
+                          "current parts for");
+  // The last rank (it always holds vertices in these grids) names a part out of range.
+  std::vector<hpart::part_t> outside = parts;
+  if (w.rank == w.size - 1) outside.at(0) = 4;
+  expect_error_everywhere([&] { hpart::repartition_graph(comm, f.view(), outside, {.parts = 4}); },
+                          "outside [0, 4)");
+  std::vector<hpart::part_t> negative = parts;
+  if (w.rank == w.size - 1) negative.at(0) = -1;
+  expect_error_everywhere([&] { hpart::repartition_graph(comm, f.view(), negative, {.parts = 4}); }, "has part -1");
+  expect_error_everywhere([&] { hpart::repartition_graph(comm, f.view(), parts, {.parts = 4, .itr = 0.0}); },
+                          "itr must be");
+  expect_error_everywhere([&] { hpart::repartition_graph(comm, f.view(), parts, {.parts = 0}); }, "parts must be");
+  // An invalid graph (a negative vertex weight): validate_graph's error, on every rank.
+  f.vwgt.assign(f.xadj.size() - 1, 1);
+  if (w.rank == w.size - 1) f.vwgt.at(0) = -3;
+  expect_error_everywhere([&] { hpart::repartition_graph(comm, f.view(), parts, {.parts = 4}); }, "weight");
+}
+
+TEST(GraphRepart, BadInputFailsOnEveryRank) { bad_input(MPI_COMM_WORLD); }
+TEST(GraphRepart, BadInputOnSubCommunicators) {
+  const HalfWorld half;
+  bad_input(half.comm);
+}
+
+}  // namespace
