@@ -180,7 +180,7 @@ int run(int argc, char** argv, int rank) {
       ->capture_default_str();
   app.add_option("--side2d", cli.side2d, "grid suite: cells per side of hotspot2d and amr2d")->capture_default_str();
   app.add_option("--side3d", cli.side3d, "grid suite: cells per side of hotspot3d")->capture_default_str();
-  app.add_option("--side", cli.side, "repart suite: cells per side of drift3d (and of graphdrift's grid graph, default 512)")->capture_default_str();
+  app.add_option("--side", cli.side, "repart suite: cells per side of drift3d; when given, also vertices per side of graphdrift's grid graph (else 512)")->capture_default_str();
   app.add_option("--steps", cli.steps, "repart suite: steps of the drift")->capture_default_str();
   app.add_option("--topology", cli.topology, "hier suite: emulated topology NxM (N nodes of M ranks; N*M = np)")
       ->capture_default_str();
