@@ -2,6 +2,7 @@
 # The records of `hpart-heat --n 32 --steps 12 --rebalance-every 4 --print-every 5 --check` at
 # np 2: every line parses with the BENCH.md fields; steps 0, 4, 5, 8, 10, 11 are reported (every
 # 5th, every rebalance, the last); the final summary record counts 3 rebalances and error 0.
+include(${CMAKE_CURRENT_LIST_DIR}/../support/record_fields.cmake)
 if(NOT EXISTS "${JSONL}")
   message(FATAL_ERROR "no records file ${JSONL}")
 endif()
@@ -9,12 +10,7 @@ file(STRINGS "${JSONL}" lines)
 set(steps "")
 set(summaries 0)
 foreach(line IN LISTS lines)
-  foreach(field suite case library method n parts ranks threads time_s imbalance step)
-    string(JSON ${field} ERROR_VARIABLE err GET "${line}" ${field})
-    if(err)
-      message(FATAL_ERROR "record lacks '${field}': ${line}")
-    endif()
-  endforeach()
+  hpart_record_fields("${line}" "record" suite case library method n parts ranks threads time_s imbalance step)
   if(NOT suite STREQUAL "app-heat" OR NOT case STREQUAL "heat2d" OR NOT library STREQUAL "hpart"
      OR NOT method STREQUAL "blocks" OR NOT n EQUAL 1024 OR NOT parts EQUAL 2 OR NOT ranks EQUAL 2)
     message(FATAL_ERROR "unexpected record: ${line}")

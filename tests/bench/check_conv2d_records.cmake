@@ -1,6 +1,7 @@
 # cmake -DJSONL=file -P check_conv2d_records.cmake: two conv2d records (ranks 1 and 2) of the
 # tensor suite with a positive time and a sharded-vs-unsharded error below float rounding of
 # the weight-gradient sums.
+include(${CMAKE_CURRENT_LIST_DIR}/../support/record_fields.cmake)
 file(STRINGS "${JSONL}" lines)
 list(LENGTH lines count)
 if(NOT count EQUAL 2)
@@ -8,12 +9,7 @@ if(NOT count EQUAL 2)
 endif()
 set(ranks_seen "")
 foreach(line IN LISTS lines)
-  foreach(field suite case library method n ranks threads time_s error peak_rss_mb)
-    string(JSON ${field} ERROR_VARIABLE err GET "${line}" ${field})
-    if(err)
-      message(FATAL_ERROR "record lacks '${field}': ${line}")
-    endif()
-  endforeach()
+  hpart_record_fields("${line}" "record" suite case library method n ranks threads time_s error peak_rss_mb)
   if(NOT suite STREQUAL "tensor" OR NOT case STREQUAL "conv2d" OR NOT n EQUAL 147456)
     message(FATAL_ERROR "unexpected record: ${line}")
   endif()

@@ -2,6 +2,7 @@
 # Every line of a graph-suite JSON Lines file parses and has edge_cut, comm_volume, imbalance and
 # time_s; every (case, library, method) is there; hpart graph is within 3% imbalance and within
 # 1.25x of METIS kway's cut on each case.
+include(${CMAKE_CURRENT_LIST_DIR}/../support/record_fields.cmake)
 if(NOT EXISTS "${JSONL}")
   message(FATAL_ERROR "no records file ${JSONL}")
 endif()
@@ -12,12 +13,7 @@ if(EXPECT_ZOLTAN)
 endif()
 set(seen "")
 foreach(line IN LISTS lines)
-  foreach(field suite case library method time_s imbalance edge_cut comm_volume)
-    string(JSON ${field} ERROR_VARIABLE err GET "${line}" ${field})
-    if(err)
-      message(FATAL_ERROR "record lacks '${field}': ${line}")
-    endif()
-  endforeach()
+  hpart_record_fields("${line}" "record" suite case library method time_s imbalance edge_cut comm_volume)
   if(library STREQUAL "hpart" AND method STREQUAL "graph" AND imbalance GREATER 0.0301)
     message(FATAL_ERROR "hpart graph imbalance ${imbalance} > 3%: ${line}")
   endif()

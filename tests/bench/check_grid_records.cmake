@@ -2,6 +2,7 @@
 # Every line of a grid-suite JSON Lines file parses; every (case, library, method) is there with
 # time_s, imbalance and comm_volume; hpart sfc (and the refined patch methods) are balanced and
 # the naive uniform split is not.
+include(${CMAKE_CURRENT_LIST_DIR}/../support/record_fields.cmake)
 if(NOT EXISTS "${JSONL}")
   message(FATAL_ERROR "no records file ${JSONL}")
 endif()
@@ -20,12 +21,7 @@ if(EXPECT_ZOLTAN)
 endif()
 set(seen "")
 foreach(line IN LISTS lines)
-  foreach(field suite case library method time_s imbalance comm_volume)
-    string(JSON ${field} ERROR_VARIABLE err GET "${line}" ${field})
-    if(err)
-      message(FATAL_ERROR "record lacks '${field}': ${line}")
-    endif()
-  endforeach()
+  hpart_record_fields("${line}" "record" suite case library method time_s imbalance comm_volume)
   if(NOT suite STREQUAL "grid")
     message(FATAL_ERROR "suite is '${suite}', not grid: ${line}")
   endif()

@@ -2,6 +2,7 @@
 # Every line of a repart-suite JSON Lines file parses; every method is there with the scenario
 # totals; every method stays within 2% after each rebalance, the incremental one moves less than
 # from scratch, and no method moves less than the lower bound.
+include(${CMAKE_CURRENT_LIST_DIR}/../support/record_fields.cmake)
 if(NOT EXISTS "${JSONL}")
   message(FATAL_ERROR "no records file ${JSONL}")
 endif()
@@ -15,12 +16,7 @@ if(EXPECT_ZOLTAN AND CASE STREQUAL "drift3d")
 endif()
 set(seen "")
 foreach(line IN LISTS lines)
-  foreach(field suite case library method time_s imbalance migrated migration_lower_bound comm_volume events)
-    string(JSON ${field} ERROR_VARIABLE err GET "${line}" ${field})
-    if(err)
-      message(FATAL_ERROR "record lacks '${field}': ${line}")
-    endif()
-  endforeach()
+  hpart_record_fields("${line}" "record" suite case library method time_s imbalance migrated migration_lower_bound comm_volume events)
   if(NOT suite STREQUAL "repart")
     message(FATAL_ERROR "suite is '${suite}', not repart: ${line}")
   endif()
