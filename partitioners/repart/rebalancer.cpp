@@ -79,8 +79,8 @@ struct Rebalancer::State {
   double seconds_per_unit = 1.0;
   double repart_cost = -1.0, migration_cost = -1.0;  // EWMAs, < 0 = not measured yet
   int steps_since = 0;
-  // Imbalance the last (re)partition actually left: its first observation (< 0: none yet). The weights a rebalance balances are last step's costs or a
-  // fitted model of them; when the next step's real loads differ (costs move with the objects,
+  // Imbalance the last (re)partition actually left: its first observation (< 0: none yet). The
+  // weights a rebalance balances are last step's costs or a fitted model of them; when the next step's real loads differ (costs move with the objects,
   // the model misses something), balancing them again gains nothing, and the rule must see that.
   double residual = -1.0;
   bool await_residual = false;

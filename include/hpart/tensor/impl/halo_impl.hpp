@@ -29,8 +29,8 @@ HaloExchange<T, M>::HaloExchange(const tensor_type& like, const HaloOptions& opt
   const auto& v = like.view_;
   for (std::size_t a = 0; a < extent_.size(); ++a) extent_[a] = static_cast<std::int64_t>(v.extent(a));
   make_routes(transfer_);
-  // automatic with something to send or receive tunes (the same decision on every rank: the
-  // plan is empty only where the layout has a single rank or no halo, on every rank alike).
+  // automatic tunes when any rank has something to send or receive; the ranks agree, since a
+  // rank with an empty shard has no messages while its neighbours do.
   const bool messages = !plan_.sends.empty() || !plan_.receives.empty();
   if (transfer_ == HaloTransfer::automatic && impl::host_accessible<M>) {
     long long any = messages ? 1 : 0;
