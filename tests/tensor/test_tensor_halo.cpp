@@ -241,7 +241,9 @@ TEST(TensorHalo, AutomaticMeasuresThenSettlesOnOnePolicy) {
     EXPECT_EQ(stored_dot(a, a, true), stored_dot(b, b, true));
     ASSERT_LE(exchanges, 3 * kTuneExchanges);
   }
-  if (w.size > 1) EXPECT_EQ(exchanges, 3 * kTuneExchanges);
+  if (w.size > 1) {
+    EXPECT_EQ(exchanges, 3 * kTuneExchanges);
+  }
   int mine[2] = {static_cast<int>(halo.transfer()), -static_cast<int>(halo.transfer())};
   MPI_Allreduce(MPI_IN_PLACE, mine, 2, MPI_INT, MPI_MAX, w.comm);
   EXPECT_EQ(mine[0], -mine[1]) << "ranks settled on different policies";
