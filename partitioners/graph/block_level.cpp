@@ -90,7 +90,15 @@ BlockLevel finest_block(const Comm& comm, const Graph& g, std::shared_ptr<const 
   c.ncon = g.ncon;
   c.xadj.assign(g.xadj.begin(), g.xadj.end());
   if (c.xadj.empty()) c.xadj.assign(1, 0);  // a rank without vertices may pass no offsets at all
-  c.adjncy = L.plan->local_adjncy();
+  // Room for the ghost rows (one entry per local entry to a ghost), so that appending them
+  // does not reallocate and copy the adjacency.
+  const auto& ladj = L.plan->local_adjncy();
+  std::size_t ghost_entries = 0;
+#pragma omp parallel for schedule(static) reduction(+ : ghost_entries)
+  for (std::size_t e = 0; e < ladj.size(); ++e) ghost_entries += ladj[e] >= L.n ? 1 : 0;
+  c.adjncy.reserve(ladj.size() + ghost_entries);
+  c.adjncy.assign(ladj.begin(), ladj.end());
+  if (!g.adjwgt.empty()) c.adjwgt.reserve(ladj.size() + ghost_entries);
   c.adjwgt.assign(g.adjwgt.begin(), g.adjwgt.end());  // none: unit weights (the kernel's reading)
   const auto nc = static_cast<std::size_t>(g.ncon);
   const std::size_t locals = static_cast<std::size_t>(L.n) * nc;
@@ -106,14 +114,16 @@ bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, 
   const auto nc = static_cast<std::size_t>(fine.graph.ncon);
   // Ghosts too heavy for any cluster: the kernel leaves each a coarse vertex of its own,
   // numbered after all local clusters (coarse ids follow the lowest member).
-  std::vector<std::int64_t> weights(fine.graph.vwgt);
+  graphk::HugeVector<std::int64_t> weights(fine.graph.vwgt);
   for (std::size_t i = static_cast<std::size_t>(n) * nc; i < weights.size(); ++i) weights[i] = max_weight + 1;
   graphk::GraphView view = graphk::view_of(fine.graph);
   view.vwgt = weights;
   const std::vector<std::int64_t> cap(nc, max_weight);
   graphk::CoarseLevel C;  // a rank without vertices (and so without ghosts) has an empty level
   C.xadj.assign(1, 0);
-  if (n + gh > 0) C = graphk::coarsen_once(view, cap, seed);
+  // The coarse ghost rows (appended below) have at most as many entries as the fine ones.
+  const auto spare = static_cast<std::size_t>(fine.graph.xadj.back() - fine.graph.xadj[static_cast<std::size_t>(n)]);
+  if (n + gh > 0) C = graphk::coarsen_once(view, cap, seed, spare);
   const std::int32_t cn = C.n - gh;
   const double match_s = clock.seconds();
   std::string problem;
@@ -138,27 +148,25 @@ bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, 
     slot[i] = cn + static_cast<std::int32_t>(std::lower_bound(coarse.ghost_ids.begin(), coarse.ghost_ids.end(), ghost_coarse[i]) -
                                              coarse.ghost_ids.begin());
 
-  // The kernel's rows of the local clusters as they are (one copy), ghost columns renamed. Fine
-  // ghosts that fall into one coarse ghost leave parallel entries in a row: the kernel's
-  // refinement and contraction sum them, and global_arrays merges them for the gathered graph.
+  // The kernel's rows of the local clusters, taken over as they are (no copy: the kernel left
+  // room for the ghost rows appended below), ghost columns renamed. Fine ghosts that fall into
+  // one coarse ghost leave parallel entries in a row: the kernel's refinement and contraction
+  // sum them, and global_arrays merges them for the gathered graph.
   coarse.n = cn;
   graphk::CsrGraph& c = coarse.graph;
   c.ncon = fine.graph.ncon;
-  const graphk::GraphView cv = C.view();
-  const auto m = static_cast<std::size_t>(cv.xadj[static_cast<std::size_t>(cn)]);
-  c.xadj.assign(cv.xadj.begin(), cv.xadj.begin() + cn + 1);
-  // Room for the ghost rows appended below (one entry per local entry to a ghost), so that
-  // appending them does not reallocate and copy the whole adjacency once more.
-  std::size_t ghost_entries = 0;
-  for (std::size_t e = 0; e < m; ++e) ghost_entries += cv.adjncy[e] >= cn ? 1 : 0;
-  c.adjncy.reserve(m + ghost_entries);
-  c.adjwgt.reserve(m + ghost_entries);
-  c.adjncy.assign(cv.adjncy.begin(), cv.adjncy.begin() + static_cast<std::ptrdiff_t>(m));
-  c.adjwgt.assign(cv.adjwgt.begin(), cv.adjwgt.begin() + static_cast<std::ptrdiff_t>(m));
+  const auto m = static_cast<std::size_t>(C.xadj[static_cast<std::size_t>(cn)]);
+  c.xadj = std::move(C.xadj);
+  c.xadj.resize(static_cast<std::size_t>(cn) + 1);
+  c.adjncy = std::move(C.adjncy);
+  c.adjncy.resize(m);
+  c.adjwgt = std::move(C.adjwgt);
+  c.adjwgt.resize(m);
   for (std::int32_t& u : c.adjncy)
     if (u >= cn) u = slot[static_cast<std::size_t>(u - cn)];
-  c.vwgt.assign(static_cast<std::size_t>(cn + static_cast<std::int32_t>(coarse.ghost_ids.size())) * nc, 0);
-  std::copy(C.vwgt.begin(), C.vwgt.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(cn) * nc), c.vwgt.begin());
+  c.vwgt = std::move(C.vwgt);
+  c.vwgt.resize(static_cast<std::size_t>(cn) * nc);
+  c.vwgt.resize(static_cast<std::size_t>(cn + coarse.ghosts()) * nc, 0);
   append_ghost_rows(c, cn, coarse.ghosts());
   coarse.plan = std::make_shared<const GhostExchange>(comm, coarse.vtxdist, coarse.ghost_ids);
   detail::log(comm, 2, "coarsen_block: " + std::to_string(n) + " -> " + std::to_string(cn) + " local vertices (" +

@@ -5,13 +5,16 @@
 #include <cstdint>
 #include <vector>
 
+#include "graph/huge_pages.hpp"
+
 namespace hpart::graphk {
 
 struct CsrGraph {
-  std::vector<std::int64_t> xadj{0};  // n + 1 offsets
-  std::vector<std::int32_t> adjncy;   // neighbours, 0-based, symmetric, no self-loops
-  std::vector<std::int64_t> vwgt;     // n * ncon vertex weights (>= 0), vertex-major; empty: unit
-  std::vector<std::int64_t> adjwgt;   // one per adjncy entry (> 0); empty: unit
+  // Huge-page storage (see huge_pages.hpp): the distributed driver builds one per level.
+  HugeVector<std::int64_t> xadj{0};  // n + 1 offsets
+  HugeVector<std::int32_t> adjncy;   // neighbours, 0-based, symmetric, no self-loops
+  HugeVector<std::int64_t> vwgt;     // n * ncon vertex weights (>= 0), vertex-major; empty: unit
+  HugeVector<std::int64_t> adjwgt;   // one per adjncy entry (> 0); empty: unit
   int ncon = 1;
 
   [[nodiscard]] std::int32_t vertices() const { return static_cast<std::int32_t>(xadj.size() - 1); }

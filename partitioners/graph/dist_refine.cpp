@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <span>
 #include <numeric>
 
 #include "graph/dist_level.hpp"
@@ -30,7 +31,7 @@ struct Connections {
   std::vector<part_t> parts;
   explicit Connections(int K) : to(static_cast<std::size_t>(K), 0) {}
   template <class PartAt>
-  void gather(const DistLevel& L, const std::vector<std::int32_t>& ladj, std::size_t v, PartAt&& part_at) {
+  void gather(const DistLevel& L, std::span<const std::int32_t> ladj, std::size_t v, PartAt&& part_at) {
     for (auto e = L.xadj[v]; e < L.xadj[v + 1]; ++e) {
       const part_t q = part_at(ladj[static_cast<std::size_t>(e)]);
       if (to[static_cast<std::size_t>(q)] == 0) parts.push_back(q);

@@ -7,15 +7,16 @@
 namespace hpart::graph {
 namespace {
 
-template <class T>
-std::vector<T> gatherv(const Comm& comm, const std::vector<T>& mine, MPI_Datatype type, int root) {
+// Out: the vector type to gather into (the kernel's huge-page arrays, or a plain vector).
+template <class Out, class T>
+Out gatherv(const Comm& comm, const std::vector<T>& mine, MPI_Datatype type, int root) {
   const int R = comm.size();
   const int count = static_cast<int>(mine.size());
   std::vector<int> counts(static_cast<std::size_t>(R)), displs(static_cast<std::size_t>(R), 0);
   MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm.get());
   for (int r = 1; r < R; ++r) displs[static_cast<std::size_t>(r)] = displs[static_cast<std::size_t>(r) - 1] + counts[static_cast<std::size_t>(r) - 1];
   const auto total = static_cast<std::size_t>(displs.back() + counts.back());
-  std::vector<T> all(root < 0 || comm.rank() == root ? total : 0);
+  Out all(root < 0 || comm.rank() == root ? total : 0);
   if (root < 0)
     MPI_Allgatherv(mine.data(), count, type, all.data(), counts.data(), displs.data(), type, comm.get());
   else
@@ -37,10 +38,10 @@ graphk::CsrGraph gather_graph(const Comm& comm, const Graph& g, int root) {
                                                   : std::vector<std::int64_t>(g.adjwgt.begin(), g.adjwgt.end());
   graphk::CsrGraph out;
   out.ncon = g.ncon;
-  const std::vector<std::int64_t> degrees = gatherv(comm, degree, MPI_INT64_T, root);
-  out.adjncy = gatherv(comm, adj, MPI_INT32_T, root);
-  out.vwgt = gatherv(comm, vw, MPI_INT64_T, root);
-  out.adjwgt = gatherv(comm, ew, MPI_INT64_T, root);
+  const std::vector<std::int64_t> degrees = gatherv<std::vector<std::int64_t>>(comm, degree, MPI_INT64_T, root);
+  out.adjncy = gatherv<decltype(out.adjncy)>(comm, adj, MPI_INT32_T, root);
+  out.vwgt = gatherv<decltype(out.vwgt)>(comm, vw, MPI_INT64_T, root);
+  out.adjwgt = gatherv<decltype(out.adjwgt)>(comm, ew, MPI_INT64_T, root);
   if (root < 0 || comm.rank() == root) {
     out.xadj.assign(degrees.size() + 1, 0);
     for (std::size_t v = 0; v < degrees.size(); ++v) out.xadj[v + 1] = out.xadj[v] + degrees[v];

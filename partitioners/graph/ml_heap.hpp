@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "graph/huge_pages.hpp"
+
 namespace hpart::graphk {
 
 template <class Key>
@@ -95,7 +97,7 @@ class VertexHeap {
   }
 
   std::vector<Entry> heap_;
-  std::vector<std::int32_t> pos_;
+  HugeVector<std::int32_t> pos_;  // per vertex: fresh every level (see huge_pages.hpp)
 };
 
 }  // namespace hpart::graphk

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "graph/ml_balance.hpp"
+#include "graph/huge_pages.hpp"
 #include "graph/ml_graph_view.hpp"
 #include "graph/ml_heap.hpp"
 #include "hpart/types.hpp"
@@ -112,17 +113,18 @@ class Refiner {
   std::vector<std::int64_t> pw_;     // k * ncon part weights
   std::vector<std::int32_t> count_;  // vertices per part
   Scratch scratch_;
-  std::vector<std::uint8_t> locked_;
-  std::vector<Move> moves_;
+  HugeVector<std::uint8_t> locked_;
+  HugeVector<Move> moves_;
   VertexHeap<std::int64_t> heap_;
   VertexHeap<double> rheap_;
   // FM candidates: the boundary vertices, plus vertices near moves since. Their best move is
   // cached between passes (gain_, has_target_) and recomputed where a neighbour moved (dirty_),
   // so passes after the first cost O(boundary) instead of O(boundary edges).
-  std::vector<std::int32_t> list_;
-  std::vector<std::uint8_t> in_list_, dirty_, has_target_;
-  std::vector<std::int64_t> gain_;
-  std::vector<std::int64_t> wdeg_;  // weighted degree of every vertex
+  // Per-vertex arrays in huge-page storage: fresh every level (see huge_pages.hpp).
+  HugeVector<std::int32_t> list_;
+  HugeVector<std::uint8_t> in_list_, dirty_, has_target_;
+  HugeVector<std::int64_t> gain_;
+  HugeVector<std::int64_t> wdeg_;  // weighted degree of every vertex
   bool repaired_ = false;
 };
 

@@ -69,7 +69,7 @@ void check_options(const MultilevelOptions& o, const char* caller) {
 // otherwise every partition would be "balanced" and nothing would keep parts apart.
 struct Input {
   GraphView view;
-  std::vector<std::int64_t> vwgt;  // substitute vertex weights, when used (no edge weights: unit)
+  HugeVector<std::int64_t> vwgt;  // substitute vertex weights, when used (no edge weights: unit)
 };
 
 void prepare(const CsrGraph& g, Input& in, const char* caller, bool validated = false) {
@@ -164,6 +164,7 @@ std::pair<double, std::int64_t> quality(const GraphView& g, const Balance& b, do
 std::vector<part_t> multilevel_partition(const CsrGraph& graph, const MultilevelOptions& opts) {
   constexpr const char* caller = "multilevel_partition";
   check_options(opts, caller);
+  const HugeArrayScope reuse;  // the levels reuse each other's freed arrays
   Input in;
   prepare(graph, in, caller, opts.validated);
   const GraphView& fine = in.view;
@@ -225,7 +226,7 @@ std::vector<part_t> multilevel_partition(const CsrGraph& graph, const Multilevel
   // 3. Uncoarsening: project to the finer level, refine there.
   for (std::size_t i = levels.size(); i-- > 0;) {
     const GraphView finer = i == 0 ? fine : levels[i - 1]->view();
-    const std::vector<std::int32_t>& cmap = levels[i]->cmap;
+    const HugeVector<std::int32_t>& cmap = levels[i]->cmap;
     std::vector<part_t> projected(static_cast<std::size_t>(finer.n));
 #pragma omp parallel for schedule(static)
     for (std::int32_t v = 0; v < finer.n; ++v)

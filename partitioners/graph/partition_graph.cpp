@@ -11,6 +11,7 @@
 #include "core/partition_metrics.hpp"
 #include "core/validate.hpp"
 #include "graph/distributed_multilevel.hpp"
+#include "graph/huge_pages.hpp"
 #include "graph/gathered_graph.hpp"
 #include "hpart/graph.hpp"
 
@@ -86,6 +87,8 @@ GraphMethod graph_method_from_string(const char* name) {
 
 GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOptions& opts) {
   const detail::Stopwatch clock;
+  // Levels, ghost plans and refinement scratch reuse each other's freed arrays (huge_pages.hpp).
+  const graphk::HugeArrayScope reuse;
   validate_graph(comm, g);
   const double validate_s = clock.seconds();
   const std::string problem = check_options(comm, g, opts);

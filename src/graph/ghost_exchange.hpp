@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "graph/huge_pages.hpp"
 #include "hpart/comm.hpp"
 #include "hpart/graph.hpp"
 
@@ -29,7 +30,7 @@ class GhostExchange {
 
   // Local index (0..n-1) of a local vertex, or n + ghost index of a ghost: the numbering of
   // every adjacency entry, so that kernels index one array of local-then-ghost values.
-  [[nodiscard]] const std::vector<std::int32_t>& local_adjncy() const { return local_adjncy_; }
+  [[nodiscard]] const graphk::HugeVector<std::int32_t>& local_adjncy() const { return local_adjncy_; }
   [[nodiscard]] std::size_t ghosts() const { return ghost_ids_.size(); }
   [[nodiscard]] const std::vector<gid_t>& ghost_ids() const { return ghost_ids_; }  // sorted
 
@@ -52,7 +53,7 @@ class GhostExchange {
   static void free_type(MPI_Datatype t);
 
   Comm comm_;
-  std::vector<std::int32_t> local_adjncy_;
+  graphk::HugeVector<std::int32_t> local_adjncy_;  // one per adjacency entry: huge pages
   std::vector<gid_t> ghost_ids_;           // sorted: owners' blocks in rank order
   std::vector<int> need_counts_, need_displs_;  // ghosts per owner rank
   std::vector<std::int32_t> serve_;        // local vertices other ranks need, grouped by rank

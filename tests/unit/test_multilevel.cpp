@@ -276,7 +276,7 @@ TEST(Multilevel, MultiConstraintGrid) {
     w.push_back(1);
     w.push_back(v % 20 < 10 ? 3 : 0);
   }
-  g.vwgt = w;
+  g.vwgt.assign(w.begin(), w.end());
   const std::vector<part_t> parts = multilevel_partition(g, options(8));
   expect_valid(g, parts, 8);
   expect_balanced(g, parts, 8, 0.03);
