@@ -80,26 +80,28 @@ BlockLevel::Arrays BlockLevel::global_arrays(int rank) const {
   return a;
 }
 
-BlockLevel finest_block(const Comm& comm, const Graph& g, std::shared_ptr<const GhostExchange> ghosts) {
+BlockLevel finest_block(const Comm& comm, const Graph& g) {
   BlockLevel L;
   L.vtxdist.assign(g.vtxdist.begin(), g.vtxdist.end());
-  L.plan = ghosts ? std::move(ghosts) : std::make_shared<const GhostExchange>(comm, g);
+  const auto me = static_cast<std::size_t>(comm.rank());
+  const gid_t lo = g.vtxdist[me], hi = g.vtxdist[me + 1];
   L.n = static_cast<std::int32_t>(g.local_vertices());
-  L.ghost_ids = L.plan->ghost_ids();
+  GhostIds ghosts = ghost_ids_of(g, lo, hi);
   graphk::CsrGraph& c = L.graph;
   c.ncon = g.ncon;
   c.xadj.assign(g.xadj.begin(), g.xadj.end());
   if (c.xadj.empty()) c.xadj.assign(1, 0);  // a rank without vertices may pass no offsets at all
-  // Room for the ghost rows (one entry per local entry to a ghost), so that appending them
-  // does not reallocate and copy the adjacency.
-  const auto& ladj = L.plan->local_adjncy();
-  std::size_t ghost_entries = 0;
-#pragma omp parallel for schedule(static) reduction(+ : ghost_entries)
-  for (std::size_t e = 0; e < ladj.size(); ++e) ghost_entries += ladj[e] >= L.n ? 1 : 0;
-  c.adjncy.reserve(ladj.size() + ghost_entries);
-  c.adjncy.assign(ladj.begin(), ladj.end());
-  if (!g.adjwgt.empty()) c.adjwgt.reserve(ladj.size() + ghost_entries);
+  // The block's adjacency numbered straight into the kernel's array, with room for the ghost
+  // rows (one entry per local entry to a ghost) so that appending them copies nothing: the
+  // plan is built without a numbering of its own (partition_graph's metrics read this one).
+  const std::size_t m = g.adjncy.size();
+  c.adjncy.reserve(m + ghosts.entries);
+  c.adjncy.resize(m);
+  number_locally(g, lo, hi, ghosts.ids, c.adjncy);
+  if (!g.adjwgt.empty()) c.adjwgt.reserve(m + ghosts.entries);
   c.adjwgt.assign(g.adjwgt.begin(), g.adjwgt.end());  // none: unit weights (the kernel's reading)
+  L.ghost_ids = ghosts.ids;
+  L.plan = std::make_shared<const GhostExchange>(comm, L.vtxdist, std::move(ghosts.ids));
   const auto nc = static_cast<std::size_t>(g.ncon);
   const std::size_t locals = static_cast<std::size_t>(L.n) * nc;
   c.vwgt.assign(locals + static_cast<std::size_t>(L.ghosts()) * nc, 0);

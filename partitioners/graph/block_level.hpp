@@ -40,8 +40,8 @@ struct BlockLevel {
   [[nodiscard]] Arrays global_arrays(int rank) const;
 };
 
-// Collective: the input graph's block (valid graph); `ghosts`: its ghost plan if already built.
-BlockLevel finest_block(const Comm& comm, const Graph& g, std::shared_ptr<const GhostExchange> ghosts = nullptr);
+// Collective: the input graph's block (valid graph) and its ghost plan.
+BlockLevel finest_block(const Comm& comm, const Graph& g);
 
 // Collective: the next coarser level by the kernel's heavy-edge matching of each block (cluster
 // weight <= max_weight per constraint). False (coarse untouched) when the graph as a whole

@@ -86,12 +86,12 @@ std::vector<part_t> single_rank(const Graph& g, const GraphOptions& opts) {
 }  // namespace
 
 std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, const GraphOptions& opts,
-                                           std::shared_ptr<const GhostExchange> ghosts) {
+                                           FinestNumbering* keep) {
   if (comm.size() == 1) return single_rank(g, opts);
   const int K = opts.parts;
   const detail::Stopwatch clock;
   std::vector<BlockLevel> levels;
-  levels.push_back(finest_block(comm, g, std::move(ghosts)));
+  levels.push_back(finest_block(comm, g));
   const std::int64_t limit = gather_limit(K);
   const auto nc = static_cast<std::size_t>(g.ncon);
   const std::span<const std::int64_t> fine_w(levels[0].graph.vwgt.data(), static_cast<std::size_t>(levels[0].n) * nc);
@@ -149,6 +149,10 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
                   std::to_string(coarsest_vertices) + " vertices), coarsen " + std::to_string(coarsen_s) +
                   " s, initial " + std::to_string(initial_s) + " s, refine " +
                   std::to_string(clock.seconds() - coarsen_s - initial_s) + " s");
+  if (keep != nullptr) {
+    keep->plan = levels[0].plan;
+    keep->adjncy = std::move(levels[0].graph.adjncy);
+  }
   return parts;
 }
 

@@ -12,10 +12,16 @@
 
 namespace hpart::graph {
 
-// `ghosts`: the input graph's ghost plan when the caller has built it (partition_graph shares it
-// with the metrics), or null.
+// The input graph's ghost plan and the local numbering of its adjacency (then ghost rows), as
+// the driver built them for its finest level: partition_graph's metrics reuse them.
+struct FinestNumbering {
+  std::shared_ptr<const GhostExchange> plan;
+  graphk::HugeVector<std::int32_t> adjncy;
+};
+
+// `keep` (optional, more than one rank): receives the finest level's numbering.
 std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, const GraphOptions& opts,
-                                           std::shared_ptr<const GhostExchange> ghosts = nullptr);
+                                           FinestNumbering* keep = nullptr);
 std::vector<part_t> geometric_refine(const Comm& comm, const Graph& g, const GraphOptions& opts);
 
 }  // namespace hpart::graph

@@ -94,13 +94,13 @@ GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOpti
   const std::string problem = check_options(comm, g, opts);
   comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
   std::vector<part_t> parts;
-  std::shared_ptr<const graph::GhostExchange> ghosts;
+  graph::FinestNumbering finest;  // the graph method's ghost plan and numbering, for the metrics
   switch (opts.method) {
     case GraphMethod::metis: parts = metis_backend(comm, g, opts); break;
     case GraphMethod::graph:
-      // One ghost plan serves the driver's finest level and the metrics (a pass over every edge).
-      if (comm.size() > 1) ghosts = std::make_shared<const graph::GhostExchange>(comm, g);
-      parts = graph::distributed_multilevel(comm, g, opts, ghosts);
+      // The driver's finest level's ghost plan and numbering serve the metrics (a pass over
+      // every edge, and the numbering's memory, saved).
+      parts = graph::distributed_multilevel(comm, g, opts, &finest);
       break;
     case GraphMethod::geometric_refine: parts = graph::geometric_refine(comm, g, opts); break;
   }
@@ -110,8 +110,8 @@ GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOpti
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
   out.partition.metrics.seconds = seconds;
-  out.metrics = ghosts ? graph::graph_metrics_with(comm, g, out.partition.parts, *ghosts)
-                       : graph_metrics(comm, g, out.partition.parts, opts.parts);
+  out.metrics = finest.plan ? graph::graph_metrics_with(comm, g, out.partition.parts, *finest.plan, finest.adjncy)
+                            : graph_metrics(comm, g, out.partition.parts, opts.parts);
   detail::log(comm, 1,
               std::string("partition_graph ") + to_string(opts.method) + ": " + std::to_string(opts.parts) + " parts, " +
                   std::to_string(seconds) + " s (validation " + std::to_string(validate_s) + " s), cut " +

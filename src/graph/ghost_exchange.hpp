@@ -19,6 +19,20 @@ class GhostExchange;
 // Collective: graph_metrics with the graph's ghost plan already built (graph_metrics.cpp).
 GraphMetrics graph_metrics_with(const Comm& comm, const Graph& g, std::span<const part_t> parts,
                                 const GhostExchange& ghosts);
+// The same with the local numbering of g's adjacency given (see number_locally; only the
+// first adjncy.size() entries are read), for a plan built without one.
+GraphMetrics graph_metrics_with(const Comm& comm, const Graph& g, std::span<const part_t> parts,
+                                const GhostExchange& ghosts, std::span<const std::int32_t> local_adjncy);
+
+// The ghosts of this rank's block [lo, hi) of g: their global ids (sorted, unique) and how many
+// adjacency entries point to one.
+struct GhostIds {
+  std::vector<gid_t> ids;
+  std::size_t entries = 0;
+};
+GhostIds ghost_ids_of(const Graph& g, gid_t lo, gid_t hi);
+// out[e] = the local index of g.adjncy[e] (0..n-1), or n + its index in `ghosts` (ghost_ids_of).
+void number_locally(const Graph& g, gid_t lo, gid_t hi, std::span<const gid_t> ghosts, std::span<std::int32_t> out);
 
 class GhostExchange {
  public:

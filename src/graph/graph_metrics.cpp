@@ -57,10 +57,14 @@ namespace graph {
 
 GraphMetrics graph_metrics_with(const Comm& comm, const Graph& g, std::span<const part_t> parts,
                                 const GhostExchange& ghosts) {
+  return graph_metrics_with(comm, g, parts, ghosts, ghosts.local_adjncy());
+}
+
+GraphMetrics graph_metrics_with(const Comm& comm, const Graph& g, std::span<const part_t> parts,
+                                const GhostExchange& ghosts, std::span<const std::int32_t> adj) {
   check_length(comm, g, parts);
   const std::size_t n = g.local_vertices();
   const std::vector<part_t> ghost_parts = ghosts.fetch(parts);
-  const auto& adj = ghosts.local_adjncy();
   return summed(comm, count(g, parts, [&](std::size_t e) {
     const auto v = static_cast<std::size_t>(adj[e]);
     return v < n ? parts[v] : ghost_parts[v - n];
