@@ -45,7 +45,51 @@ struct PartContacts {
 };
 
 // bitmap: num_parts rows of grid.words_per_part() words; bit c of row p = part p occupies cell c.
-PartContacts part_contacts(const ContactGrid& grid, int num_parts, std::span<const std::uint64_t> bitmap);
+// owner_buffer: optional buffer for a per-cell array (kept by the caller for its capacity).
+PartContacts part_contacts(const ContactGrid& grid, int num_parts, std::span<const std::uint64_t> bitmap,
+                           std::vector<std::int32_t>* owner_buffer = nullptr);
+
+// Part contacts followed as the bitmap changes: the contact count of every pair of parts (a
+// dense K x K table) and each cell's owner. update() recounts only the cell pairs at cells whose
+// parts changed, so it gives exactly what part_contacts gives on the new bitmap, at the cost of
+// the cells that changed (an incremental rebalance changes a few percent of them).
+class ContactTable {
+ public:
+  static constexpr int kMaxParts = 2048;  // the dense table's limit (16 MiB)
+  void rebuild(const ContactGrid& grid, int num_parts, std::span<const std::uint64_t> bitmap);
+  // old_bits: the bitmap of the last rebuild or update. Returns false (the table is left
+  // unusable: rebuild it) when more than a quarter of the cells changed or there is no table.
+  bool update(std::span<const std::uint64_t> old_bits, std::span<const std::uint64_t> new_bits);
+  [[nodiscard]] PartContacts contacts() const;
+  [[nodiscard]] bool valid() const { return valid_; }
+  void invalidate() { valid_ = false; }
+
+ private:
+  void parts_of(std::span<const std::uint64_t> bitmap, std::size_t c, std::vector<int>& out) const;
+  ContactGrid grid_;
+  int k_ = 0;
+  bool valid_ = false;
+  std::vector<std::uint32_t> table_;  // [p * K + q], p < q
+  std::vector<std::int32_t> owner_;   // per cell: its only part, -1 empty, -2 shared
+  std::vector<std::uint64_t> changed_words_;
+  std::vector<std::size_t> changed_;
+  std::vector<int> here_, there_;
+};
+
+// Bit rows (one bit per cell, as a part's bitmap row) of the cells on the low and high x and y
+// faces of the grid, and of all cells: where a row shifted by one step along x or y wraps into
+// the next grid line or plane, and which bits of the last word are cells at all.
+struct GridMasks {
+  std::vector<std::uint64_t> x_lo, x_hi, y_lo, y_hi, valid;
+};
+GridMasks grid_masks(const ContactGrid& grid);
+
+// `out` = the cells within `rings` face steps (L1 distance in cells, inside the grid) of a cell
+// set in `row`, by word-wide shifts: one bit test per cell then answers "does this part lie
+// within `rings` cells?", which per cell and part would take a test per cell of the ring.
+// `scratch` is a buffer (resized as needed).
+void dilate_row(const ContactGrid& grid, const GridMasks& masks, std::span<const std::uint64_t> row, int rings,
+                std::vector<std::uint64_t>& out, std::vector<std::uint64_t>& scratch);
 
 // Per cell, the parts occupying it or a cell up to `rings` face steps away (CSR: parts of cell c
 // are parts[start[c]..start[c+1])): an object may move to a part only if that part is this near,

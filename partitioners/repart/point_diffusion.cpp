@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "core/log.hpp"
+#include "core/validate.hpp"
 #include "repart/part_contacts.hpp"
 
 namespace hpart::repart {
@@ -39,12 +40,81 @@ struct Arc {
   double need = 0.0;     // weight still wanted inside cut_bin
 };
 
+// The measuring pass over the local objects: per part its weight, count and coordinate sums
+// (sums: K weights, K counts, K x Dim coordinate sums), each object's cell (stored into `cell`;
+// returns whether none changed) and the occupancy bits. Runs of one part (long along a curve or
+// a grid line) are summed in registers: adding into sums[p] object by object would chain every
+// add through memory. With a scan, it is also the points' validation scan (what
+// detail::scan_points finds, for unit or single weights), so the coordinates are read once.
+template <int Dim>
+bool measure_pass(const PointSet& points, std::span<const part_t> parts, const ContactGrid& grid, std::size_t K,
+                  std::vector<double>& sums, std::vector<std::int32_t>& cell, std::vector<std::uint64_t>& bits,
+                  detail::PointScan* scan = nullptr) {
+  const std::size_t n = parts.size(), wpp = grid.words_per_part();
+  const double* coords = points.coords.data();
+  const double* weights = points.weights.empty() ? nullptr : points.weights.data();
+  const auto stride = static_cast<std::size_t>(points.ncon);
+  const double inf = std::numeric_limits<double>::infinity();
+  double lo[Dim], hi[Dim], wmax = 0.0;
+  for (int d = 0; d < Dim; ++d) lo[d] = inf, hi[d] = -inf;
+  bool same = true, finite = true, wvalid = true;
+  for (std::size_t i = 0; i < n;) {
+    const part_t part = parts[i];
+    const auto p = static_cast<std::size_t>(part);
+    std::uint64_t* row = bits.data() + p * wpp;
+    double wsum = 0.0, xs[Dim] = {};
+    std::int32_t last = -1;
+    std::size_t j = i;
+    for (; j < n && parts[j] == part; ++j) {
+      const double* x = coords + j * Dim;
+      const double wj = weights ? weights[j * stride] : 1.0;
+      wsum += wj;
+      bool ok = true;
+      for (int d = 0; d < Dim; ++d) xs[d] += x[d];
+      if (scan) {
+        for (int d = 0; d < Dim; ++d) lo[d] = std::min(lo[d], x[d]), hi[d] = std::max(hi[d], x[d]), ok &= std::isfinite(x[d]);
+        finite &= ok;
+        wvalid &= std::isfinite(wj) && wj >= 0.0;
+        wmax = std::max(wmax, wj);
+      }
+      // A non-finite coordinate has no cell (the call fails its validation); 0 keeps it harmless.
+      const auto u = ok ? static_cast<std::int32_t>(grid.cell_of(x)) : 0;
+      same &= cell[j] == u;
+      cell[j] = u;
+      if (u != last) {  // neighbours along a run mostly share a cell
+        row[static_cast<std::size_t>(u) / 64] |= std::uint64_t{1} << (static_cast<std::size_t>(u) % 64);
+        last = u;
+      }
+    }
+    sums[p] += wsum;
+    sums[K + p] += static_cast<double>(j - i);
+    for (int d = 0; d < Dim; ++d) sums[2 * K + p * Dim + static_cast<std::size_t>(d)] += xs[d];
+    i = j;
+  }
+  if (scan) {
+    for (int d = 0; d < Dim; ++d) scan->lo[d] = lo[d], scan->hi[d] = hi[d];
+    scan->coords_finite = finite;
+    scan->weights_valid = wvalid;
+    scan->max_weight = wvalid && weights ? wmax : 0.0;
+  }
+  return same;
+}
+
+// Clears the measurement buffers of the cache for a pass over n objects and K parts.
+void start_pass(DiffusionCache& c, std::size_t n, std::size_t K, std::size_t D) {
+  if (c.cell.size() != n) c.cell.assign(n, -1), c.indexed = false;
+  c.sums.assign(K * (2 + D), 0.0);
+  c.local_bits.assign(c.grid.words_per_part() * K, 0);
+}
+
 }  // namespace
 
-PointDiffusion::PointDiffusion(const Comm& comm, const PointSet& points, std::vector<part_t> parts, int num_parts,
-                               double target, double stop, const double* lo, const double* hi)
-    : comm_(comm), points_(points), parts_(std::move(parts)), k_(num_parts), dim_(points.dim), target_(target),
+PointDiffusion::PointDiffusion(const Comm& comm, const PointSet& points, std::span<const part_t> parts, int num_parts,
+                               double target, double stop, const double* lo, const double* hi, DiffusionCache& cache)
+    : comm_(comm), points_(points), cache_(cache), parts_(cache.parts), k_(num_parts), dim_(points.dim),
+      grid_(cache.grid), local_bits_(cache.local_bits), bitmap_(cache.bits), target_(target),
       stop_(std::max(stop, target)) {
+  parts_.assign(parts.begin(), parts.end());
   measure(lo, hi);
   surface_ = contacts();
   solve_flows();
@@ -55,93 +125,134 @@ void PointDiffusion::measure(const double* lo, const double* hi) {
   const detail::Stopwatch clock;
   const std::size_t K = static_cast<std::size_t>(k_), D = static_cast<std::size_t>(dim_);
   const std::size_t n = parts_.size();
-  std::vector<double> sums(K * (2 + D), 0.0);  // weight, count, coordinate sums
-  const bool first = bitmap_.empty();
-  if (first) {
-    // The contact grid spans the global box: reduce it, then fix the grid and each object's cell.
-    std::array<double, 6> ext{};  // -lo, hi
-    for (std::size_t d = 0; d < D; ++d) ext[d] = -lo[d], ext[3 + d] = hi[d];
-    MPI_Allreduce(MPI_IN_PLACE, ext.data(), 6, MPI_DOUBLE, MPI_MAX, comm_.get());
-    for (std::size_t d = 0; d < D; ++d) {
-      lo_[d] = -ext[d], hi_[d] = ext[3 + d];
-      if (!(lo_[d] <= hi_[d])) lo_[d] = hi_[d] = 0.0;  // no object anywhere
-    }
-    long long count = static_cast<long long>(n);
-    MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_LONG_LONG, MPI_SUM, comm_.get());
-    grid_ = make_contact_grid(dim_, lo_.data(), hi_.data(), k_, static_cast<double>(count));
-    bitmap_.assign(grid_.words_per_part() * K, 0);
-    cell_.resize(n);
+  DiffusionCache& c = cache_;
+  // The contact grid spans the global box: reduce it (and the object count); a cache made for
+  // another box, count or K starts over.
+  std::array<double, 6> ext{};  // -lo, hi
+  for (std::size_t d = 0; d < D; ++d) ext[d] = -lo[d], ext[3 + d] = hi[d];
+  MPI_Allreduce(MPI_IN_PLACE, ext.data(), 6, MPI_DOUBLE, MPI_MAX, comm_.get());
+  for (std::size_t d = 0; d < D; ++d) {
+    lo_[d] = -ext[d], hi_[d] = ext[3 + d];
+    if (!(lo_[d] <= hi_[d])) lo_[d] = hi_[d] = 0.0, ext[d] = ext[3 + d] = 0.0;  // no object anywhere
   }
-  // One pass: part sums and the occupancy bitmap (the first call also finds the cells; objects
-  // do not move in space between rounds).
-  const std::size_t wpp = grid_.words_per_part();
-  if (!first) std::fill(bitmap_.begin(), bitmap_.end(), 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto p = static_cast<std::size_t>(parts_[i]);
-    sums[p] += w(i);
-    sums[K + p] += 1.0;
-    const double* x = &points_.coords[i * D];
-    for (std::size_t d = 0; d < D; ++d) sums[2 * K + p * D + d] += x[d];
-    if (first) cell_[i] = static_cast<std::int32_t>(grid_.cell_of(x));
-    const auto u = static_cast<std::size_t>(cell_[i]);
-    bitmap_[p * wpp + u / 64] |= std::uint64_t{1} << (u % 64);
+  long long count = static_cast<long long>(n);
+  MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_LONG_LONG, MPI_SUM, comm_.get());
+  if (c.dim != dim_ || c.num_parts != k_ || c.box != ext || c.objects != static_cast<double>(count)) {
+    c.dim = dim_, c.num_parts = k_, c.box = ext, c.objects = static_cast<double>(count);
+    c.grid = make_contact_grid(dim_, lo_.data(), hi_.data(), k_, static_cast<double>(count));
+    c.masks = grid_masks(c.grid);
+    c.indexed = false;
+    c.contacts.invalidate();
+    c.premeasured = false;  // made on another grid
   }
+  // One pass: part sums, each object's cell (checked against the cache) and the occupancy;
+  // made already with the validation scan (scan_and_measure) when the grid was the same.
+  std::vector<double>& sums = c.sums;
+  bool same_cells = c.premeasured_same_cells;
+  if (!c.premeasured || c.cell.size() != n) {
+    start_pass(c, n, K, D);
+    same_cells = dim_ == 3 ? measure_pass<3>(points_, parts_, grid_, K, sums, c.cell, local_bits_)
+                           : measure_pass<2>(points_, parts_, grid_, K, sums, c.cell, local_bits_);
+  }
+  c.premeasured = false;
+  bitmap_.resize(local_bits_.size());
   MPI_Request req[2];
   MPI_Iallreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE, MPI_SUM, comm_.get(), &req[0]);
-  MPI_Iallreduce(MPI_IN_PLACE, bitmap_.data(), static_cast<int>(bitmap_.size()), MPI_UINT64_T, MPI_BOR, comm_.get(),
-                 &req[1]);
+  MPI_Iallreduce(local_bits_.data(), bitmap_.data(), static_cast<int>(bitmap_.size()), MPI_UINT64_T, MPI_BOR,
+                 comm_.get(), &req[1]);
+  if (!same_cells || !c.indexed) {
+    // The objects by cell (counting sort, ascending within a cell), while the reductions run.
+    const auto ncell = static_cast<std::size_t>(grid_.num_cells());
+    c.cell_start.assign(ncell + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) ++c.cell_start[static_cast<std::size_t>(c.cell[i]) + 1];
+    for (std::size_t u = 0; u < ncell; ++u) c.cell_start[u + 1] += c.cell_start[u];
+    c.by_cell.resize(n);
+    std::vector<std::int32_t> fill(c.cell_start.begin(), c.cell_start.end() - 1);
+    for (std::size_t i = 0; i < n; ++i)
+      c.by_cell[static_cast<std::size_t>(fill[static_cast<std::size_t>(c.cell[i])]++)] = static_cast<std::int32_t>(i);
+    c.indexed = true;
+    ++c.index_builds;
+  }
   MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
   weight_.assign(sums.begin(), sums.begin() + static_cast<std::ptrdiff_t>(K));
   count_.assign(sums.begin() + static_cast<std::ptrdiff_t>(K), sums.begin() + static_cast<std::ptrdiff_t>(2 * K));
-  objects_ = std::accumulate(sums.begin() + static_cast<std::ptrdiff_t>(K), sums.begin() + static_cast<std::ptrdiff_t>(2 * K), 0.0);
+  coord_sum_.assign(sums.begin() + static_cast<std::ptrdiff_t>(2 * K), sums.end());
+  objects_ = std::accumulate(count_.begin(), count_.end(), 0.0);
   centroid_.assign(K * D, 0.0);
   for (std::size_t p = 0; p < K; ++p)
+    for (std::size_t d = 0; d < D; ++d) centroid_[p * D + d] = count_[p] > 0 ? coord_sum_[p * D + d] / count_[p] : 0.0;
+  phase_[0] += clock.seconds();
+}
+
+detail::PointScan scan_and_measure(const PointSet& points, std::span<const part_t> parts, int num_parts,
+                                   DiffusionCache& cache) {
+  cache.premeasured = false;
+  const std::size_t n = points.size(), K = static_cast<std::size_t>(num_parts);
+  const bool fits = cache.dim == points.dim && cache.num_parts == num_parts && parts.size() == n &&
+                    (points.weights.empty() || (points.ncon == 1 && points.weights.size() == n));
+  if (!fits) return detail::scan_points(points);
+  detail::PointScan scan;
+  start_pass(cache, n, K, static_cast<std::size_t>(points.dim));
+  cache.premeasured_same_cells =
+      points.dim == 3 ? measure_pass<3>(points, parts, cache.grid, K, cache.sums, cache.cell, cache.local_bits, &scan)
+                      : measure_pass<2>(points, parts, cache.grid, K, cache.sums, cache.cell, cache.local_bits, &scan);
+  cache.premeasured = true;
+  return scan;
+}
+
+void PointDiffusion::update_measure() {
+  // The weights already follow from the round's exact sums; counts, centroids and the occupancy
+  // change only where objects moved.
+  const detail::Stopwatch clock;
+  const std::size_t K = static_cast<std::size_t>(k_), D = static_cast<std::size_t>(dim_);
+  const std::size_t wpp = grid_.words_per_part();
+  const DiffusionCache& c = cache_;
+  std::vector<double> delta(K * (1 + D), 0.0);  // count, coordinate sums
+  for (std::size_t m = 0; m < c.moved.size(); ++m) {
+    const std::size_t i = c.moved[m];
+    const auto f = static_cast<std::size_t>(c.moved_from[m]), t = static_cast<std::size_t>(parts_[i]);
+    delta[f] -= 1.0, delta[t] += 1.0;
+    const double* x = &points_.coords[i * D];
+    for (std::size_t d = 0; d < D; ++d) delta[K + f * D + d] -= x[d], delta[K + t * D + d] += x[d];
+    const auto u = static_cast<std::size_t>(c.cell[i]);
+    local_bits_[t * wpp + u / 64] |= std::uint64_t{1} << (u % 64);
+  }
+  // The source keeps a cell while any local object of it is left there.
+  for (std::size_t m = 0; m < c.moved.size(); ++m) {
+    const auto u = static_cast<std::size_t>(c.cell[c.moved[m]]);
+    const part_t f = c.moved_from[m];
+    bool kept = false;
+    for (auto j = c.cell_start[u]; j < c.cell_start[u + 1] && !kept; ++j)
+      kept = parts_[static_cast<std::size_t>(c.by_cell[static_cast<std::size_t>(j)])] == f;
+    if (!kept) local_bits_[static_cast<std::size_t>(f) * wpp + u / 64] &= ~(std::uint64_t{1} << (u % 64));
+  }
+  MPI_Request req[2];
+  MPI_Iallreduce(MPI_IN_PLACE, delta.data(), static_cast<int>(delta.size()), MPI_DOUBLE, MPI_SUM, comm_.get(), &req[0]);
+  MPI_Iallreduce(local_bits_.data(), bitmap_.data(), static_cast<int>(bitmap_.size()), MPI_UINT64_T, MPI_BOR,
+                 comm_.get(), &req[1]);
+  MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+  for (std::size_t p = 0; p < K; ++p) {
+    count_[p] += delta[p];
     for (std::size_t d = 0; d < D; ++d) {
-      const double count = sums[K + p];
-      centroid_[p * D + d] = count > 0 ? sums[2 * K + p * D + d] / count : 0.0;
+      coord_sum_[p * D + d] += delta[K + p * D + d];
+      centroid_[p * D + d] = count_[p] > 0 ? coord_sum_[p * D + d] / count_[p] : 0.0;
     }
+  }
   phase_[0] += clock.seconds();
 }
 
 double PointDiffusion::contacts() {
   const detail::Stopwatch clock;
-  PartContacts pc = part_contacts(grid_, k_, bitmap_);
+  DiffusionCache& c = cache_;
+  PartContacts pc;
+  if (k_ <= ContactTable::kMaxParts) {
+    if (!c.contacts.update(c.contact_bits, bitmap_)) c.contacts.rebuild(grid_, k_, bitmap_);
+    c.contact_bits.assign(bitmap_.begin(), bitmap_.end());
+    pc = c.contacts.contacts();
+  } else {
+    pc = part_contacts(grid_, k_, bitmap_, &c.owner);
+  }
   edges_ = std::move(pc.edges);
-  // Per cell: its only part, -1 when empty, -2 when shared; a cell is on the boundary when a
-  // cell within kRings face steps has another part. The near test of an object is then a few
-  // bit tests in the receiving part's bitmap row, only for objects in boundary cells.
-  const std::int64_t ncell = grid_.num_cells();
-  const std::size_t wpp = grid_.words_per_part();
-  std::vector<std::int32_t>& owner = owner_;
-  owner.assign(static_cast<std::size_t>(ncell), -1);
-  for (std::size_t p = 0; p < static_cast<std::size_t>(k_); ++p)
-    for (std::size_t w = 0; w < wpp; ++w)
-      for (std::uint64_t bits = bitmap_[p * wpp + w]; bits; bits &= bits - 1) {
-        std::int32_t& o = owner[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))];
-        o = o == -1 ? static_cast<std::int32_t>(p) : -2;
-      }
-  ring_.clear();
-  const int rz = dim_ == 3 ? kRings : 0;
-  for (int dz = -rz; dz <= rz; ++dz)
-    for (int dy = -kRings; dy <= kRings; ++dy)
-      for (int dx = -kRings; dx <= kRings; ++dx)
-        if (std::abs(dx) + std::abs(dy) + std::abs(dz) <= kRings) ring_.push_back({dx, dy, dz});
-  boundary_.assign(static_cast<std::size_t>(ncell), 0);
-  const int sx = grid_.cells[0], sy = grid_.cells[1], sz = dim_ == 3 ? grid_.cells[2] : 1;
-  for (int z = 0; z < sz; ++z)
-    for (int y = 0; y < sy; ++y)
-      for (int x = 0; x < sx; ++x) {
-        const std::size_t c = static_cast<std::size_t>(x + sx * (y + sy * z));
-        const std::int32_t o = owner[c];
-        bool b = o == -2;
-        for (std::size_t r = 0; r < ring_.size() && !b; ++r) {
-          const int X = x + ring_[r][0], Y = y + ring_[r][1], Z = z + ring_[r][2];
-          if (X < 0 || Y < 0 || Z < 0 || X >= sx || Y >= sy || Z >= sz) continue;
-          const std::int32_t on = owner[static_cast<std::size_t>(X + sx * (Y + sy * Z))];
-          b = on != -1 && on != o;
-        }
-        boundary_[c] = b ? 1 : 0;
-      }
   phase_[1] += clock.seconds();
   return pc.surface;
 }
@@ -225,16 +336,17 @@ void PointDiffusion::move_along_flows() {
   for (std::size_t p = 0; p < K; ++p) first[p + 1] += first[p];
   const std::size_t nb = static_cast<std::size_t>(kBins);
 
-  // The candidates, gathered in the one pass over all objects: per object whose cell has another
-  // part near, one entry per flow out of its part towards such a part, with its projection on
-  // the flow's direction. Entries of one object are consecutive.
-  struct Entry {
-    std::uint32_t i;
-    std::int32_t arc;
-    double t;  // depth below the top of the arc's range, x kBins
-  };
-  std::vector<Entry> ent;
-  ent.reserve(parts_.size() / 4);
+  // The candidates: per object of a part with flows out, one entry per such flow whose receiver
+  // holds a cell within kRings of the object's cell, with its projection on the flow's
+  // direction. The receivers' bitmap rows, dilated by kRings, answer "near?" per cell, so only
+  // the cells of the sources near their receivers are visited, through the objects-by-cell
+  // index. Entries of one object are consecutive.
+  using Entry = DiffusionCache::Candidate;
+  DiffusionCache& c = cache_;
+  std::vector<Entry>& ent = c.candidates;
+  ent.clear();
+  c.moved.clear();
+  c.moved_from.clear();
   // Depths are measured over the projection of the global box, the same on every rank without
   // a reduction; 4096 steps over it resolve far below the object spacing.
   for (Arc& a : arcs) {
@@ -249,45 +361,48 @@ void PointDiffusion::move_along_flows() {
     a.inv_width = 1.0 / a.width;
   }
   std::vector<double> remaining(A), moved(A, 0.0), hist(A * nb, 0.0);
-  const std::size_t n = parts_.size();
   const std::size_t wpp = grid_.words_per_part();
-  const int sx = grid_.cells[0], sy = grid_.cells[1], sz = dim_ == 3 ? grid_.cells[2] : 1;
-  // The near test depends on the cell and the arc only: computed once per cell of a single
-  // owner (cells hold several objects), per object elsewhere. near_at[c]: offset into `near`
-  // of the flags of the arcs out of the cell's owner, -1 = not yet.
-  std::vector<std::int32_t> near_at(boundary_.size(), -1);
-  std::vector<std::uint8_t> near;
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto p = static_cast<std::size_t>(parts_[i]);
+  std::vector<std::int32_t> near_row(K, -1);  // per receiver: its dilated row in c.near_rows
+  std::size_t receivers = 0;
+  for (const Arc& a : arcs)
+    if (near_row[static_cast<std::size_t>(a.to)] < 0) near_row[static_cast<std::size_t>(a.to)] = static_cast<std::int32_t>(receivers++);
+  c.near_rows.resize(receivers * wpp);
+  std::vector<std::uint64_t> dilated;
+  for (std::size_t q = 0; q < K; ++q) {
+    if (near_row[q] < 0) continue;
+    dilate_row(grid_, c.masks, std::span<const std::uint64_t>(bitmap_).subspan(q * wpp, wpp), kRings, dilated, c.scratch);
+    std::copy(dilated.begin(), dilated.end(), c.near_rows.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(near_row[q]) * wpp));
+  }
+  std::vector<const std::uint64_t*> row_of(A);
+  for (std::size_t k = 0; k < A; ++k)
+    row_of[k] = c.near_rows.data() + static_cast<std::size_t>(near_row[static_cast<std::size_t>(arcs[k].to)]) * wpp;
+  std::vector<std::size_t> near_arcs;
+  for (std::size_t p = 0; p < K; ++p) {
     if (first[p] == first[p + 1]) continue;
-    const auto c = static_cast<std::size_t>(cell_[i]);
-    if (!boundary_[c]) continue;
-    const double* x = &points_.coords[i * D];
-    const int cx = static_cast<int>(c % static_cast<std::size_t>(sx));
-    const int cy = static_cast<int>((c / static_cast<std::size_t>(sx)) % static_cast<std::size_t>(sy));
-    const int cz = static_cast<int>(c / (static_cast<std::size_t>(sx) * static_cast<std::size_t>(sy)));
-    auto near_to = [&](std::size_t k) {  // the receiver of arc k holds a cell within kRings
-      const std::uint64_t* row = bitmap_.data() + static_cast<std::size_t>(arcs[k].to) * wpp;
-      for (const auto& r : ring_) {
-        const int X = cx + r[0], Y = cy + r[1], Z = cz + r[2];
-        if (X < 0 || Y < 0 || Z < 0 || X >= sx || Y >= sy || Z >= sz) continue;
-        const auto u = static_cast<std::size_t>(X + sx * (Y + sy * Z));
-        if ((row[u / 64] >> (u % 64)) & 1u) return true;
+    const auto part = static_cast<part_t>(p);
+    const std::uint64_t* own = bitmap_.data() + p * wpp;
+    for (std::size_t wi = 0; wi < wpp; ++wi) {
+      if (own[wi] == 0) continue;
+      std::uint64_t any = 0;  // cells of this word near some receiver of p
+      for (std::size_t k = first[p]; k < first[p + 1]; ++k) any |= row_of[k][wi];
+      for (std::uint64_t bits = own[wi] & any; bits; bits &= bits - 1) {
+        const std::size_t u = wi * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+        near_arcs.clear();
+        for (std::size_t k = first[p]; k < first[p + 1]; ++k)
+          if ((row_of[k][wi] >> (u % 64)) & 1u) near_arcs.push_back(k);
+        for (auto j = c.cell_start[u]; j < c.cell_start[u + 1]; ++j) {
+          const auto i = static_cast<std::size_t>(c.by_cell[static_cast<std::size_t>(j)]);
+          if (parts_[i] != part) continue;
+          const double* x = &points_.coords[i * D];
+          for (const std::size_t k : near_arcs) {
+            double sp = 0.0;
+            for (std::size_t d = 0; d < D; ++d) sp += arcs[k].dir[d] * (x[d] - centroid_[p * D + d]);
+            const double t = std::clamp((arcs[k].top - sp) * arcs[k].inv_width, 0.0, 1.0 - 1e-12) * kBins;
+            ent.push_back({static_cast<std::uint32_t>(i), static_cast<std::int32_t>(k), t});
+            hist[k * nb + static_cast<std::size_t>(t)] += w(i);  // the first selection's histogram
+          }
+        }
       }
-      return false;
-    };
-    const bool memo = owner_[c] == static_cast<std::int32_t>(p);
-    if (memo && near_at[c] < 0) {
-      near_at[c] = static_cast<std::int32_t>(near.size());
-      for (std::size_t k = first[p]; k < first[p + 1]; ++k) near.push_back(near_to(k) ? 1 : 0);
-    }
-    for (std::size_t k = first[p]; k < first[p + 1]; ++k) {
-      if (!(memo ? near[static_cast<std::size_t>(near_at[c]) + (k - first[p])] != 0 : near_to(k))) continue;
-      double sp = 0.0;
-      for (std::size_t d = 0; d < D; ++d) sp += arcs[k].dir[d] * (x[d] - centroid_[p * D + d]);
-      const double t = std::clamp((arcs[k].top - sp) * arcs[k].inv_width, 0.0, 1.0 - 1e-12) * kBins;
-      ent.push_back({static_cast<std::uint32_t>(i), static_cast<std::int32_t>(k), t});
-      hist[k * nb + static_cast<std::size_t>(t)] += w(i);  // the first selection's histogram
     }
   }
 
@@ -388,6 +503,8 @@ void PointDiffusion::move_along_flows() {
         if (margin > best) best = margin, to = a.to, arc = k;
       }
       if (to >= 0) {
+        c.moved.push_back(i);
+        c.moved_from.push_back(parts_[i]);
         parts_[i] = static_cast<part_t>(to);
         fixed[arc] += std::llround(w(i) * unit_);
       }
@@ -435,8 +552,8 @@ int PointDiffusion::run(int max_rounds) {
     done_ = done != 0;
     if (done_ || rounds >= max_rounds) break;
     // A flow whose boundary layer was used up continues one layer deeper, and new contacts
-    // carry flow: measure afresh.
-    measure();
+    // carry flow: measure again.
+    update_measure();
     contacts();
     solve_flows();
   }

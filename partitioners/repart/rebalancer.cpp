@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "core/log.hpp"
+#include "core/partition_metrics.hpp"
 #include "core/validate.hpp"
 #include "hpart/sfc.hpp"
 #include "repart/cost_fit.hpp"
@@ -84,6 +85,7 @@ struct Rebalancer::State {
   // the model misses something), balancing them again gains nothing, and the rule must see that.
   double residual = -1.0;
   bool await_residual = false;
+  repart::DiffusionCache diffusion;  // grid, cells and buffers of the incremental rebalances
   RebalanceStats stats;
   Decision decision;
 
@@ -262,18 +264,26 @@ Decision Rebalancer::decide() {
 Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> parts_in) {
   State& s = *state_;
   const int K = s.opts.parts;
-  // The scan that validates the points also gives the local box the diffusion's grid needs.
+  // The scan that validates the points also gives the local box the diffusion's grid needs;
+  // when a diffusion may follow, it is the diffusion's measuring pass as well.
   std::string problem = detail::check_point_shape(points);
-  detail::PointScan scan;
-  if (problem.empty()) scan = detail::scan_points(points), problem = detail::check_points(points, &scan);
-  const std::size_t n = points.size();
+  const std::size_t n = problem.empty() ? points.size() : 0;
   const std::span<const part_t> cur = parts_in.empty() ? std::span<const part_t>(s.parts) : parts_in;
-  if (problem.empty() && parts_in.empty() && s.have_parts && s.parts.size() != n)
-    problem = "no parts given, and the last partition has " + std::to_string(s.parts.size()) + " local objects, not " +
-              std::to_string(n) + ": pass the current part of each local object";
-  if (problem.empty() && !parts_in.empty() && parts_in.size() != n)
-    problem = "parts has " + std::to_string(parts_in.size()) + " values for " + std::to_string(n) + " local points";
-  if (problem.empty()) problem = check_parts_span(parts_in, K);
+  std::string parts_problem;
+  if (parts_in.empty() && s.have_parts && s.parts.size() != n)
+    parts_problem = "no parts given, and the last partition has " + std::to_string(s.parts.size()) +
+                    " local objects, not " + std::to_string(n) + ": pass the current part of each local object";
+  if (parts_problem.empty() && !parts_in.empty() && parts_in.size() != n)
+    parts_problem = "parts has " + std::to_string(parts_in.size()) + " values for " + std::to_string(n) + " local points";
+  if (parts_problem.empty()) parts_problem = check_parts_span(parts_in, K);
+  detail::PointScan scan;
+  if (problem.empty()) {
+    const bool diffusion_may_follow =
+        parts_problem.empty() && s.opts.incremental && K > 1 && (!parts_in.empty() || s.have_parts);
+    scan = diffusion_may_follow ? repart::scan_and_measure(points, cur, K, s.diffusion) : detail::scan_points(points);
+    problem = detail::check_points(points, &scan);
+  }
+  if (problem.empty()) problem = parts_problem;
   s.comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input,
                problem.empty() ? std::string{} : "rebalance(): " + problem);
   int known = parts_in.empty() && !s.have_parts ? 0 : 1;
@@ -291,8 +301,8 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
   } else if (!s.opts.incremental || K == 1) {
     why = "incremental off";
   } else {
-    repart::PointDiffusion diff(s.comm, points, std::vector<part_t>(cur.begin(), cur.end()), K, 0.6 * s.opts.tolerance,
-                                0.9 * s.opts.tolerance, scan.lo, scan.hi);
+    repart::PointDiffusion diff(s.comm, points, cur, K, 0.6 * s.opts.tolerance, 0.9 * s.opts.tolerance, scan.lo,
+                                scan.hi, s.diffusion);
     surface = diff.surface();
     if (s.fresh_pending) s.stats.surface_fresh = surface, s.fresh_pending = false;
     double shift = -1.0;  // weight a splitter shift moves, while the parts are curve ranges
@@ -321,12 +331,13 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
       why = info;
       if (diff.imbalance() <= s.opts.tolerance) {
         kind = RebalanceKind::diffusion;
-        result = diff.take_parts();
+        result.assign(diff.parts().begin(), diff.parts().end());
       } else {
         why = "diffusion reached only " + std::to_string(diff.imbalance()) + " in " + std::to_string(rounds) + " rounds";
       }
     }
   }
+  s.diffusion.premeasured = false;  // the pass was for this call only
   if (kind != RebalanceKind::diffusion) {
     Partition fresh = hpart::partition(s.comm, points, scratch_options(s.opts));
     result = std::move(fresh.parts);
@@ -347,7 +358,8 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
   MPI_Allreduce(MPI_IN_PLACE, moved, 2, MPI_DOUBLE, MPI_SUM, s.comm.get());
   const double seconds = max_over_ranks(s.comm, clock.seconds());
 
-  Partition out = evaluate_partition(s.comm, std::move(result), K, points.weights, points.ncon);
+  // The points and the parts were validated above or come from a partitioner.
+  Partition out = detail::summarise_partition(s.comm, std::move(result), K, points.weights, points.ncon, {});
   out.metrics.seconds = seconds;
   s.parts = out.parts;
   s.have_parts = true;

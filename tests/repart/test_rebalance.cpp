@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 #include <vector>
 
+#include "core/validate.hpp"
 #include "hpart/hpart.hpp"
+#include "repart/point_diffusion.hpp"
 #include "test_world.hpp"
 
 namespace {
@@ -279,6 +282,52 @@ TEST(Rebalance, ARebalanceThatDoesNotHoldIsNotRepeatedForever) {
   const hpart::Decision later = rb.decide();
   EXPECT_NEAR(later.residual_imbalance, 0.75 * o.tolerance, 1e-12);
   EXPECT_TRUE(later.rebalance) << later.reason;
+}
+
+// The state a Rebalancer keeps between incremental rebalances (grid, cells, objects by cell,
+// contact table, buffers) changes how fast a diffusion runs, never what it gives: over a drift,
+// diffusions with one kept cache equal diffusions with a fresh cache each time, also after the
+// points move in space and after the local objects change; the index is rebuilt only then.
+TEST(Rebalance, KeptDiffusionStateGivesTheFreshResult) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  Cloud c = make_cloud(16, w.rank, w.size);
+  set_weights(c, 0.0);
+  const int K = 8;
+  hpart::Options po;
+  po.parts = K;
+  std::vector<hpart::part_t> parts = hpart::partition(comm, c.view(), po).parts;
+  hpart::repart::DiffusionCache kept;
+  int diffusions = 0;
+  long long builds = 0;
+  for (int s = 1; s <= 10; ++s) {
+    if (s == 5)  // the points move: every coordinate by a quarter of the spacing (most keep their cell)
+      for (double& x : c.coords) x = std::min(1.0, x + 0.25 / 16);
+    if (s == 8 && !c.ids.empty()) {  // the local objects change: one leaves this rank
+      c.coords.resize(c.coords.size() - 3), c.ids.pop_back(), c.weights.pop_back(), parts.pop_back();
+    }
+    set_weights(c, static_cast<double>(s) / 10);
+    const hpart::detail::PointScan scan = hpart::detail::scan_points(c.view());
+    hpart::repart::PointDiffusion with_kept(comm, c.view(), parts, K, 0.012, 0.018, scan.lo, scan.hi, kept);
+    const int rounds = with_kept.run(8);
+    hpart::repart::DiffusionCache fresh;
+    hpart::repart::PointDiffusion with_fresh(comm, c.view(), parts, K, 0.012, 0.018, scan.lo, scan.hi, fresh);
+    EXPECT_EQ(with_fresh.run(8), rounds) << "step " << s;
+    EXPECT_EQ(with_kept.parts(), with_fresh.parts()) << "step " << s;
+    EXPECT_EQ(with_kept.surface(), with_fresh.surface()) << "step " << s;
+    EXPECT_EQ(with_kept.part_weights(), with_fresh.part_weights()) << "step " << s;
+    diffusions += rounds > 0 ? 1 : 0;
+    // The objects-by-cell index is built on the first call and when cells or objects change.
+    const bool rebuilt = kept.index_builds > builds;
+    if (s == 1 || s == 8) {
+      EXPECT_TRUE(rebuilt) << "step " << s;
+    } else if (s != 5) {
+      EXPECT_FALSE(rebuilt) << "step " << s;
+    }
+    builds = kept.index_builds;
+    parts = with_kept.parts();
+  }
+  EXPECT_GT(diffusions, 3);
 }
 
 TEST(Rebalance, FitsTheFeatureCostModel) {

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <cmath>
 #include <numeric>
 #include <vector>
@@ -232,6 +234,100 @@ TEST(PartContacts, TwoSlabsTouchAlongOnePlane) {
   EXPECT_EQ(near2_of(30), (std::vector<int>{0, 1}));
   EXPECT_EQ(near2_of(33), (std::vector<int>{0, 1}));
   EXPECT_EQ(near2_of(34), (std::vector<int>{1}));
+}
+
+// A grid of the given cells per side (2D when nz == 0), with cells of unit side.
+ContactGrid small_grid(int nx, int ny, int nz) {
+  const double lo[3] = {0, 0, 0}, hi[3] = {static_cast<double>(nx), static_cast<double>(ny), static_cast<double>(nz)};
+  ContactGrid g = make_contact_grid(nz > 0 ? 3 : 2, lo, hi, 1, 1.0);
+  g.inv_cell = 1.0;
+  g.cells = {nx, ny, nz > 0 ? nz : 1};
+  return g;
+}
+
+// Random occupancy: each cell holds part (x + y + z) / 3 mod K, and with probability 1/5 another.
+std::vector<std::uint64_t> random_bits(const ContactGrid& g, int K, unsigned seed) {
+  const std::size_t wpp = g.words_per_part();
+  std::vector<std::uint64_t> bits(static_cast<std::size_t>(K) * wpp, 0);
+  unsigned r = seed;
+  auto next = [&] { return r = r * 1103515245u + 12345u, (r >> 16) & 0x7fff; };
+  const int sz = g.dim == 3 ? g.cells[2] : 1;
+  for (int z = 0; z < sz; ++z)
+    for (int y = 0; y < g.cells[1]; ++y)
+      for (int x = 0; x < g.cells[0]; ++x) {
+        const auto c = static_cast<std::size_t>(x + g.cells[0] * (y + g.cells[1] * z));
+        auto set = [&](int p) { bits[static_cast<std::size_t>(p) * wpp + c / 64] |= std::uint64_t{1} << (c % 64); };
+        set((x + y + z) / 3 % K);
+        if (next() % 5 == 0) set(static_cast<int>(next() % static_cast<unsigned>(K)));
+      }
+  return bits;
+}
+
+TEST(PartContacts, DilatedRowsMarkTheCellsWithinTheRings) {
+  for (const auto& dims : {std::array<int, 3>{7, 5, 4}, std::array<int, 3>{70, 3, 2}, std::array<int, 3>{9, 6, 0}}) {
+    const ContactGrid g = small_grid(dims[0], dims[1], dims[2]);
+    const GridMasks m = grid_masks(g);
+    const std::vector<std::uint64_t> bits = random_bits(g, 5, 7);
+    const std::size_t wpp = g.words_per_part();
+    std::vector<std::uint64_t> out, scratch;
+    auto bit = [](const std::uint64_t* row, long long c) { return (row[c / 64] >> (c % 64)) & 1u; };
+    const int sz = g.dim == 3 ? g.cells[2] : 1;
+    for (int rings : {1, 2}) {
+      dilate_row(g, m, std::span<const std::uint64_t>(bits).subspan(2 * wpp, wpp), rings, out, scratch);
+      ASSERT_EQ(out.size(), wpp);
+      for (int z = 0; z < sz; ++z)
+        for (int y = 0; y < g.cells[1]; ++y)
+          for (int x = 0; x < g.cells[0]; ++x) {
+            bool near = false;  // brute force: a cell of part 2 within `rings` face steps
+            for (int Z = 0; Z < sz; ++Z)
+              for (int Y = 0; Y < g.cells[1]; ++Y)
+                for (int X = 0; X < g.cells[0]; ++X)
+                  if (std::abs(X - x) + std::abs(Y - y) + std::abs(Z - z) <= rings &&
+                      bit(bits.data() + 2 * wpp, X + g.cells[0] * (Y + g.cells[1] * Z)))
+                    near = true;
+            const long long c = x + g.cells[0] * (y + g.cells[1] * z);
+            EXPECT_EQ(bit(out.data(), c) != 0, near) << "cell " << x << " " << y << " " << z << " rings " << rings;
+          }
+      for (std::size_t c = static_cast<std::size_t>(g.num_cells()); c < 64 * wpp; ++c)
+        EXPECT_EQ(bit(out.data(), static_cast<long long>(c)), 0u);  // nothing past the last cell
+    }
+  }
+}
+
+TEST(PartContacts, UpdatedTableEqualsAFreshCount) {
+  for (const auto& dims : {std::array<int, 3>{12, 9, 7}, std::array<int, 3>{30, 20, 0}}) {
+    const ContactGrid g = small_grid(dims[0], dims[1], dims[2]);
+    const int K = 6;
+    std::vector<std::uint64_t> bits = random_bits(g, K, 3);
+    ContactTable table;
+    table.rebuild(g, K, bits);
+    const PartContacts first = part_contacts(g, K, bits);
+    EXPECT_GT(first.edges.size(), 3u);
+    EXPECT_EQ(table.contacts().surface, first.surface);
+    // A few cells change their parts (bits set and cleared), several times over.
+    unsigned r = 11;
+    for (int round = 0; round < 5; ++round) {
+      std::vector<std::uint64_t> next = bits;
+      for (int k = 0; k < 12; ++k) {
+        r = r * 1103515245u + 12345u;
+        const std::size_t p = (r >> 8) % K, c = (r >> 12) % static_cast<std::size_t>(g.num_cells());
+        next[p * g.words_per_part() + c / 64] ^= std::uint64_t{1} << (c % 64);
+      }
+      ASSERT_TRUE(table.update(bits, next));
+      const PartContacts want = part_contacts(g, K, next), got = table.contacts();
+      ASSERT_EQ(got.edges.size(), want.edges.size()) << "round " << round;
+      for (std::size_t e = 0; e < want.edges.size(); ++e) {
+        EXPECT_EQ(got.edges[e].p, want.edges[e].p);
+        EXPECT_EQ(got.edges[e].q, want.edges[e].q);
+        EXPECT_EQ(got.edges[e].capacity, want.edges[e].capacity);
+      }
+      EXPECT_EQ(got.surface, want.surface);
+      bits = std::move(next);
+    }
+    // A wholly different bitmap is left to a rebuild.
+    EXPECT_FALSE(table.update(bits, random_bits(g, K, 99)));
+    EXPECT_FALSE(table.valid());
+  }
 }
 
 TEST(PartRelabel, MaximisesOverlapOnASmallExactCase) {
