@@ -131,6 +131,13 @@ struct GraphRepartOptions {
   double itr = 1000.0;
   int max_rounds = 8;       // balancing rounds before falling back to a fresh partition (>= 0)
   int refine_passes = 4;    // boundary refinement passes after balancing (>= 0)
+  // Cut watch. Diffusion keeps parts where they are, so over many events their boundaries only
+  // grow; a caller that passes the edge cut of its last fresh partition (> 0; 0: no watch) gets
+  // a fresh partition (relabelled to keep the most weight in place) instead of an incremental
+  // result that cuts more than max_cut_growth x that (>= 1). After such a fallback, pass the
+  // new cut (GraphRepartition::metrics.edge_cut) as the reference.
+  double reference_cut = 0.0;
+  double max_cut_growth = 1.3;
 };
 
 struct GraphRepartition {
@@ -140,9 +147,12 @@ struct GraphRepartition {
   long long migrated_objects = 0;  // global: vertices whose part changed
   int rounds = 0;                  // balancing rounds run
   // True when diffusion did not reach the tolerance in max_rounds (e.g. an empty part, or a
-  // part without neighbours): the result is then partition_graph's, relabelled to keep the most
-  // weight in place.
+  // part without neighbours), or when the cut watch fired: the result is then partition_graph's,
+  // relabelled to keep the most weight in place.
   bool from_scratch = false;
+  // The incremental result's edge cut / reference_cut (0 without a reference, or when diffusion
+  // did not balance); above max_cut_growth the result is the fresh one.
+  double cut_growth = 0.0;
 };
 
 // Collective: validates the graph (validate_graph), the options and `current` (one part id per

@@ -25,6 +25,10 @@ std::string check_options(const GraphRepartOptions& o) {
   if (o.max_rounds < 0) return "repartition_graph: max_rounds must be >= 0 (got " + std::to_string(o.max_rounds) + ")";
   if (o.refine_passes < 0)
     return "repartition_graph: refine_passes must be >= 0 (got " + std::to_string(o.refine_passes) + ")";
+  if (!(o.reference_cut >= 0.0 && std::isfinite(o.reference_cut)))
+    return "repartition_graph: reference_cut must be finite and >= 0 (got " + std::to_string(o.reference_cut) + ")";
+  if (!(o.max_cut_growth >= 1.0 && std::isfinite(o.max_cut_growth)))
+    return "repartition_graph: max_cut_growth must be finite and >= 1 (got " + std::to_string(o.max_cut_growth) + ")";
   return {};
 }
 
@@ -62,12 +66,19 @@ GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<c
   if (diffusion.imbalance() <= opts.imbalance) {
     diffusion.refine(opts.refine_passes);
     parts = diffusion.take_parts();
+    out.metrics = graph::graph_metrics_with(comm, g, parts, ghosts);
+    if (opts.reference_cut > 0.0) out.cut_growth = static_cast<double>(out.metrics.edge_cut) / opts.reference_cut;
+    out.from_scratch = out.cut_growth > opts.max_cut_growth;
   } else {
     out.from_scratch = true;
+  }
+  if (out.from_scratch) {
     GraphOptions fresh;
     fresh.parts = opts.parts;
     fresh.imbalance = opts.imbalance;
-    parts = partition_graph(comm, g, fresh).partition.parts;
+    GraphPartition p = partition_graph(comm, g, fresh);
+    parts = std::move(p.partition.parts);
+    out.metrics = p.metrics;  // relabelling renames parts: the cut and volume stay
     repart::relabel_to_overlap(comm, current, parts, weights, g.ncon, opts.parts);
   }
 
@@ -80,14 +91,18 @@ GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<c
   MPI_Allreduce(MPI_IN_PLACE, moved, 2, MPI_DOUBLE, MPI_SUM, comm.get());
   out.migrated_weight = moved[0];
   out.migrated_objects = static_cast<long long>(moved[1]);
-  out.metrics = graph::graph_metrics_with(comm, g, parts, ghosts);
   out.partition = detail::summarise_partition(comm, std::move(parts), opts.parts, weights, g.ncon, {});
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
   out.partition.metrics.seconds = seconds;
   detail::log(comm, 1,
               "repartition_graph: " + std::to_string(opts.parts) + " parts, " + std::to_string(out.rounds) +
-                  " rounds" + (out.from_scratch ? " (fell back to a fresh partition)" : "") + ", " +
+                  " rounds" +
+                  (out.from_scratch ? out.cut_growth > opts.max_cut_growth ? " (cut grew " + std::to_string(out.cut_growth) +
+                                                                                 "x: fresh partition)"
+                                                                           : " (fell back to a fresh partition)"
+                                    : "") +
+                  ", " +
                   std::to_string(seconds) + " s, cut " + std::to_string(out.metrics.edge_cut) + ", migrated " +
                   std::to_string(out.migrated_weight));
   return out;

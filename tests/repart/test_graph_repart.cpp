@@ -1,7 +1,8 @@
 // repartition_graph under MPI: a grid graph partitioned by partition_graph, then a drifting
 // hotspot of vertex weights; each incremental repartition keeps every vertex in a part, reaches
 // the tolerance, migrates much less than a fresh (relabelled) partition and cuts at most 1.3x
-// as many edges. Bad input fails on every rank; unreachable parts fall back to a fresh partition.
+// as many edges. Bad input fails on every rank; unreachable parts, and a cut grown past the
+// watch, fall back to a fresh partition.
 // Every test also runs on the two halves of the world.
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -139,6 +140,41 @@ TEST(GraphRepart, UnreachablePartsOnSubCommunicators) {
   unreachable_parts(half.comm);
 }
 
+// The cut watch: against a reference cut far below what any 8-part partition of the grid cuts,
+// the incremental result is refused and the fresh partition (the same cut as partition_graph's,
+// relabelled) returned; against a generous reference the incremental result stands.
+void cut_watch(MPI_Comm handle) {
+  const World w(handle);
+  const hpart::Comm comm(handle);
+  hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size);
+  set_hotspot(f, 0.0);
+  const hpart::GraphPartition start = hpart::partition_graph(comm, f.view(), fresh_options());
+  set_hotspot(f, 0.2);
+  const hpart::GraphRepartition watched = hpart::repartition_graph(
+      comm, f.view(), start.partition.parts, {.parts = kParts, .reference_cut = 10.0, .max_cut_growth = 1.0});
+  EXPECT_TRUE(watched.from_scratch);
+  EXPECT_GT(watched.cut_growth, 1.0);
+  EXPECT_LE(watched.partition.metrics.imbalance[0], 0.03 + 1e-9);
+  const hpart::GraphPartition fresh = hpart::partition_graph(comm, f.view(), fresh_options());
+  EXPECT_EQ(watched.metrics.edge_cut, fresh.metrics.edge_cut);
+  EXPECT_EQ(hpart::graph_metrics(comm, f.view(), watched.partition.parts, kParts).edge_cut, watched.metrics.edge_cut);
+  // Relabelled to keep weight in place: it moves no more than the fresh labels would.
+  EXPECT_LE(watched.migrated_weight, migrated_weight(handle, f, start.partition.parts, fresh.partition.parts));
+
+  const double generous = 10.0 * static_cast<double>(start.metrics.edge_cut);
+  const hpart::GraphRepartition kept =
+      hpart::repartition_graph(comm, f.view(), start.partition.parts, {.parts = kParts, .reference_cut = generous});
+  EXPECT_FALSE(kept.from_scratch);
+  EXPECT_DOUBLE_EQ(kept.cut_growth, static_cast<double>(kept.metrics.edge_cut) / generous);
+  EXPECT_LT(kept.migrated_weight, watched.migrated_weight);
+}
+
+TEST(GraphRepart, CutWatchFallsBackToAFreshPartition) { cut_watch(MPI_COMM_WORLD); }
+TEST(GraphRepart, CutWatchOnSubCommunicators) {
+  const HalfWorld half;
+  cut_watch(half.comm);
+}
+
 // Two constraints: the first is balanced, the second reported.
 TEST(GraphRepart, FirstOfTwoConstraintsIsBalanced) {
   const World w;
@@ -174,6 +210,15 @@ void bad_input(MPI_Comm handle) {
   expect_error_everywhere([&] { hpart::repartition_graph(comm, f.view(), parts, {.parts = 4, .itr = 0.0}); },
                           "itr must be");
   expect_error_everywhere([&] { hpart::repartition_graph(comm, f.view(), parts, {.parts = 0}); }, "parts must be");
+  expect_error_everywhere(
+      [&] { hpart::repartition_graph(comm, f.view(), parts, {.parts = 4, .reference_cut = std::nan("")}); },
+      "reference_cut must be");
+  expect_error_everywhere(
+      [&] { hpart::repartition_graph(comm, f.view(), parts, {.parts = 4, .reference_cut = -1.0}); },
+      "reference_cut must be");
+  expect_error_everywhere(
+      [&] { hpart::repartition_graph(comm, f.view(), parts, {.parts = 4, .max_cut_growth = 0.9}); },
+      "max_cut_growth must be");
   // An invalid graph (a negative vertex weight): validate_graph's error, on every rank.
   f.vwgt.assign(f.xadj.size() - 1, 1);
   if (w.rank == w.size - 1) f.vwgt.at(0) = -3;
