@@ -7,7 +7,8 @@
 #  3b. runs the drifting-particles app partitioned once and with the Rebalancer deciding when
 #     (feedback: measured step times -> model -> rebalance when it pays), and a short
 #     domain-parallel CNN training on sharded tensors (if Kokkos was found);
-#  4. runs the hpart CLI (points; and a shared graph by hpart and METIS when ../shared exists) on a generated 2D file: partition table, part file and a PNG picture.
+#  4. runs the hpart CLI (points; and a shared graph by hpart and METIS when ../shared exists, then
+#     rebalanced under a drifting load) on a generated 2D file: partition table, part file and a PNG picture.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
@@ -47,4 +48,7 @@ if [[ -f $graph ]]; then
     "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition --graph "$graph" --parts 64 --method $method \
       --out "$out/delaunay.$method.part"
   done
+  echo
+  echo "== hpart CLI: the same mesh under a drifting load, the Rebalancer deciding when to rebalance =="
+  "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition --graph "$graph" --parts 64 --drift 40
 fi

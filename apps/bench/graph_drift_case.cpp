@@ -13,6 +13,7 @@
 
 #include "drift_events.hpp"
 #include "hpart/graph.hpp"
+#include "hpart/rebalance.hpp"
 #include "repart/relabel_partition.hpp"
 #if HPART_HAVE_ZOLTAN
 #include "zoltan_baseline.hpp"
@@ -135,28 +136,19 @@ void run_graph_drift(const hpart::Comm& comm, const RepartSuiteConfig& cfg, Reco
   fresh.parts = K;
   fresh.imbalance = cfg.threshold;
   auto scratch = [&] { return hpart::partition_graph(comm, c.f.view(), fresh).partition.parts; };
-  // The incremental method watches its cut against the last fresh partition's (the Rebalancer's
-  // surface watch for graphs): it starts from one and refreshes the reference whenever the watch
-  // falls back to a fresh partition.
-  double reference_cut = 0.0;
+  // The incremental method is the Rebalancer's graph path: repartition_graph with the cut watched
+  // against the last fresh partition's (halo_growth_limit 1.3), a fresh relabelled partition
+  // beyond it.
+  hpart::RebalanceOptions ro;
+  ro.parts = K;
+  ro.tolerance = cfg.threshold;
+  hpart::Rebalancer rb(comm, ro);
   int refreshed = 0;
-  RepartMethod incremental{"hpart", "incremental",
-                           [&] {
-                             hpart::GraphPartition p = hpart::partition_graph(comm, c.f.view(), fresh);
-                             reference_cut = static_cast<double>(p.metrics.edge_cut);
-                             return std::move(p.partition.parts);
-                           },
+  RepartMethod incremental{"hpart", "incremental", [&] { return rb.partition(c.f.view()).parts; },
                            [&](const std::vector<hpart::part_t>& cur) {
-                             hpart::GraphRepartOptions o;
-                             o.parts = K;
-                             o.imbalance = cfg.threshold;
-                             o.reference_cut = reference_cut;
-                             hpart::GraphRepartition r = hpart::repartition_graph(comm, c.f.view(), cur, o);
-                             if (r.from_scratch) {
-                               reference_cut = static_cast<double>(r.metrics.edge_cut);
-                               ++refreshed;
-                             }
-                             return std::move(r.partition.parts);
+                             hpart::Partition p = rb.rebalance(c.f.view(), cur);
+                             if (rb.stats().kind == hpart::RebalanceKind::scratch) ++refreshed;
+                             return std::move(p.parts);
                            }};
   run_method(comm, cfg, c, incremental, sink);
   if (comm.rank() == 0) std::printf("[repart] graphdrift hpart  incremental: %d fresh partitions from the cut watch\n", refreshed);

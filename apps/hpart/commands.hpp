@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "hpart/comm.hpp"
+#include "hpart/graph.hpp"
+#include "hpart/types.hpp"
 
 namespace hpart_cli {
 
@@ -21,10 +23,13 @@ struct PartitionArgs {
   std::string out;        // part file, one id per point (.h5: an HDF5 partition file with the points)
   std::string png;        // picture of the partition
   int png_size = 1024;
+  int drift = 0;          // graphs: steps of a drifting load rebalanced by the Rebalancer (0: none)
   bool quiet = false;
 };
 int run_partition(const hpart::Comm& comm, const PartitionArgs& args);
 int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args);
+// `--drift`: the Rebalancer loop on the graph `file` (its vertex weights are replaced).
+void run_graph_drift(const hpart::Comm& comm, const PartitionArgs& args, hpart::GraphFile& file);
 
 struct GenerateArgs {
   std::string shape = "uniform2d";

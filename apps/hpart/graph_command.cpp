@@ -33,7 +33,7 @@ int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args) {
   opts.method = hpart::graph_method_from_string(method.c_str());
   opts.imbalance = args.imbalance < 0 ? 0.03 : args.imbalance;
   const double t0 = MPI_Wtime();
-  const hpart::GraphFile file = read_graph(comm, args);
+  hpart::GraphFile file = read_graph(comm, args);
   const double read_s = MPI_Wtime() - t0;
   const hpart::GraphPartition p = hpart::partition_graph(comm, file.view(), opts);
   if (comm.rank() == 0 && !args.quiet) {
@@ -55,6 +55,7 @@ int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args) {
     hpart::write_parts_text(comm, args.out, p.partition.parts);
     if (comm.rank() == 0 && !args.quiet) std::printf("wrote %s (one part id per vertex, in file order)\n", args.out.c_str());
   }
+  if (args.drift > 0) run_graph_drift(comm, args, file);
   return 0;
 }
 

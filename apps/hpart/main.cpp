@@ -20,6 +20,7 @@ Examples (under mpirun; as root add --allow-run-as-root --oversubscribe):
   mpirun -np 4 hpart partition --h5 pts.h5 --parts 64 --out parts.h5       # then: paraview parts.xmf
   mpirun -np 2 hpart partition --graph mesh.graph --parts 64 --out mesh.part.64     # METIS .part file
   mpirun -np 2 hpart partition --graph mesh.graph --parts 64 --method metis          # METIS itself, for comparison
+  mpirun -np 2 hpart partition --graph mesh.graph --parts 64 --drift 40             # then rebalance a drifting load
   mpirun -np 4 hpart grid --extent 2048,2048 --parts 16 --method blocks --png grid.png
   mpirun -np 6 hpart grid --extent 128,128,128 --parts 24 --method hier --topology 3x2 --out grid.h5
   mpirun -np 4 hpart grid --h5 grid.h5 --dataset /cost --parts 32 --method sfc   # a cost field from a file
@@ -72,6 +73,11 @@ void add_partition(CLI::App& app, hpart_cli::PartitionArgs& a) {
   cmd->add_option("--png", a.png, "draw the points coloured by part (3D: the two widest axes)");
   cmd->add_option("--png-size", a.png_size, "pixels on the picture's longer side")->check(CLI::Range(16, 8192))
       ->capture_default_str();
+  cmd->add_option("--drift", a.drift,
+                  "graphs: then STEPS steps of a load that drifts along the vertex ids (1 + 4 x a Gaussian of width 0.1 "
+                  "of the ids, moving 0.004 of them per step; a step modelled as 1 s per part), the Rebalancer deciding when to rebalance (observe/decide/rebalance, incremental with "
+                  "a cut watch); one row per rebalance")
+      ->check(CLI::Range(1, 100000));
   cmd->add_flag("--quiet", a.quiet, "print nothing on success");
 }
 

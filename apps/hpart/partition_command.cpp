@@ -46,6 +46,9 @@ void print_summary(const hpart::Comm& comm, const PartitionArgs& args, const hpa
 
 int run_partition(const hpart::Comm& comm, const PartitionArgs& args) {
   if (!args.graph.empty()) return run_graph_partition(comm, args);
+  if (args.drift > 0)
+    throw hpart::Error(hpart::ErrorCode::invalid_argument,
+                       "--drift is for graphs (--graph); point sets are rebalanced by the points demo and hpart-particles");
   hpart::Options opts;
   opts.parts = args.parts;
   const std::string method = args.method.empty() ? "hilbert" : args.method;

@@ -14,6 +14,9 @@
 //     }
 //   }
 //
+// Graphs: the same loop with partition(graph) and rebalance(graph, parts) (hpart::Graph, see
+// graph.hpp); the objects are then the local vertices and their first vertex weight the load.
+//
 // Objects may live on any rank: every call takes the current part of each local object (`parts`
 // spans). Empty spans mean "the parts of the Partition this Rebalancer returned last, in the
 // same local order", valid only while the local objects have not changed (no migration since).
@@ -31,6 +34,8 @@
 
 namespace hpart {
 
+struct Graph;  // graph.hpp
+
 struct RebalanceOptions {
   int parts = 1;                   // K >= 1
   Method method = Method::hilbert;  // curve of the from-scratch partitions
@@ -42,12 +47,16 @@ struct RebalanceOptions {
   double smoothing = 0.3;          // EWMA weight of a new observation in the load level, (0, 1]
   double trend_smoothing = 0.3;    // EWMA weight of a new step-to-step change in the load trend, (0, 1]
   double forgetting = 0.95;        // per-observation decay of the least-squares cost model, (0, 1]
-  // A fresh partition replaces the incremental one when the part surface (estimated on a coarse
-  // grid) grows past this factor times the surface right after the last fresh partition.
+  // A fresh partition replaces the incremental one when the part surface (points: estimated on a
+  // coarse grid; graphs: the edge cut) grows past this factor times the surface right after the
+  // last fresh partition.
   double halo_growth_limit = 1.3;
   bool incremental = true;         // false: every rebalance is from scratch (relabelled)
   int max_rounds = 8;              // diffusion rounds per incremental rebalance
   int verbose = 0;                 // >= 1: rank 0 logs each decision and rebalance to stderr
+  // Graphs: ParMETIS's itr for rebalance(graph) (GraphRepartOptions::itr: the cost of cutting
+  // an edge relative to migrating a vertex weight of 1), > 0.
+  double graph_itr = 1000.0;
 };
 
 // One measurement, collective (every rank passes its own; any field may be left out on all ranks).
@@ -100,7 +109,8 @@ struct RebalanceStats {
   double seconds = 0.0;            // wall time of the last partition()/rebalance() (max over ranks)
   double migration_seconds = 0.0;  // last value given to record_migration_seconds
   double imbalance = 0.0;          // imbalance of the last returned partition
-  double surface = 0.0;            // part surface estimate of the current partition (coarse grid)
+  double surface = 0.0;            // part surface of the current partition (points: coarse-grid
+                                   // estimate; graphs: edge cut)
   double surface_fresh = 0.0;      // the same right after the last fresh partition
 };
 
@@ -134,6 +144,16 @@ class Rebalancer {
   // shift, whichever is predicted to move less) or from scratch when the surface grew too much,
   // when opts.incremental is false, or when the parts are not yet known. Resets the load history.
   Partition rebalance(const PointSet& points, std::span<const part_t> parts = {});
+
+  // Collective, graphs: a fresh partition_graph (hpart's own method, opts.tolerance as its
+  // imbalance) and its edge cut as the surface reference. Validates the graph (validate_graph).
+  Partition partition(const Graph& graph);
+  // Collective, graphs: repartition_graph from `parts` (empty: the last returned Partition's)
+  // with opts.tolerance, opts.graph_itr and opts.max_rounds, its cut watched against the last
+  // fresh partition's (halo_growth_limit: beyond it a fresh partition, relabelled); from scratch
+  // when opts.incremental is false or the parts are not yet known. Resets the load history.
+  // stats().surface is the edge cut.
+  Partition rebalance(const Graph& graph, std::span<const part_t> parts = {});
 
   // The caller's measured migration time after a rebalance (max over ranks is taken); feeds the
   // cost prediction. Collective.

@@ -15,6 +15,7 @@
 #include "repart/load_model.hpp"
 #include "repart/point_diffusion.hpp"
 #include "repart/rebalance_rule.hpp"
+#include "repart/rebalancer_state.hpp"
 #include "repart/relabel_partition.hpp"
 
 namespace hpart {
@@ -40,6 +41,7 @@ std::string check_options(const RebalanceOptions& o) {
     return "smoothing, trend_smoothing and forgetting must lie in (0, 1]";
   if (!(o.halo_growth_limit >= 1.0)) return "halo_growth_limit must be >= 1";
   if (o.max_rounds < 1) return "max_rounds must be >= 1";
+  if (!(o.graph_itr > 0.0) || !std::isfinite(o.graph_itr)) return "graph_itr must be finite and > 0";
   return {};
 }
 
@@ -58,47 +60,9 @@ std::string check_parts_span(std::span<const part_t> parts, int K) {
   return {};
 }
 
-double max_over_ranks(const Comm& comm, double v) {
-  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MAX, comm.get());
-  return v;
-}
+using repart::max_over_ranks;
 
 }  // namespace
-
-struct Rebalancer::State {
-  State(const Comm& c, RebalanceOptions o)
-      : comm(c), opts(o), model(o.smoothing, o.trend_smoothing), fit(o.forgetting) {}
-  Comm comm;
-  RebalanceOptions opts;
-  repart::LoadModel model;
-  repart::CostFit fit;
-  int fit_features = -1;
-  std::vector<part_t> parts;   // of the last returned Partition, in its local order
-  bool have_parts = false;
-  std::vector<int> curve_order;  // part id at each curve position while parts are curve ranges
-  bool fresh_pending = false;    // the next rebalance measures the fresh partition's surface
-  double seconds_per_unit = 1.0;
-  double repart_cost = -1.0, migration_cost = -1.0;  // EWMAs, < 0 = not measured yet
-  int steps_since = 0;
-  // Imbalance the last (re)partition actually left: its first observation (< 0: none yet). The
-  // weights a rebalance balances are last step's costs or a fitted model of them; when the next step's real loads differ (costs move with the objects,
-  // the model misses something), balancing them again gains nothing, and the rule must see that.
-  double residual = -1.0;
-  bool await_residual = false;
-  repart::DiffusionCache diffusion;  // grid, cells and buffers of the incremental rebalances
-  RebalanceStats stats;
-  Decision decision;
-
-  void log(const std::string& line) const {
-    if (opts.verbose >= 1 && comm.rank() == 0) std::fprintf(stderr, "[hpart] %s\n", line.c_str());
-    else detail::log(comm, 1, line);
-  }
-  [[nodiscard]] double predicted_cost() const {
-    const double r = std::max(0.0, repart_cost);
-    return r + (migration_cost >= 0.0 ? migration_cost : r);
-  }
-  static void ewma(double& acc, double v) { acc = acc < 0.0 ? v : 0.5 * acc + 0.5 * v; }
-};
 
 Rebalancer::Rebalancer(const Comm& comm, RebalanceOptions opts) {
   const std::string problem = check_options(opts);
@@ -127,19 +91,13 @@ Options scratch_options(const RebalanceOptions& o) {
 Partition Rebalancer::partition(const PointSet& points) {
   State& s = *state_;
   Partition p = hpart::partition(s.comm, points, scratch_options(s.opts));
-  s.parts = p.parts;
-  s.have_parts = true;
+  s.restart_history(p);
   s.curve_order.resize(static_cast<std::size_t>(s.opts.parts));
   std::iota(s.curve_order.begin(), s.curve_order.end(), 0);
   s.fresh_pending = true;
-  s.model.reset();
-  s.steps_since = 0;
-  s.await_residual = true;
   if (s.repart_cost < 0.0) s.repart_cost = p.metrics.seconds;
   s.stats.kind = RebalanceKind::scratch;
   s.stats.rounds = 0;
-  s.stats.seconds = p.metrics.seconds;
-  s.stats.imbalance = p.metrics.imbalance.empty() ? 0.0 : p.metrics.imbalance[0];
   s.stats.migrated_weight = 0.0;
   s.stats.migrated_objects = 0;
   return p;
@@ -361,19 +319,7 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
   // The points and the parts were validated above or come from a partitioner.
   Partition out = detail::summarise_partition(s.comm, std::move(result), K, points.weights, points.ncon, {});
   out.metrics.seconds = seconds;
-  s.parts = out.parts;
-  s.have_parts = true;
-  s.model.reset();
-  s.steps_since = 0;
-  s.await_residual = true;
-  State::ewma(s.repart_cost, seconds);
-  s.stats.kind = kind;
-  s.stats.rounds = rounds;
-  ++s.stats.rebalances;
-  s.stats.migrated_weight = moved[0];
-  s.stats.migrated_objects = static_cast<long long>(moved[1]);
-  s.stats.seconds = seconds;
-  s.stats.imbalance = out.metrics.imbalance.empty() ? 0.0 : out.metrics.imbalance[0];
+  s.record_rebalance(out, kind, rounds, moved[0], static_cast<long long>(moved[1]));
   s.stats.surface = surface;
   char buf[200];
   std::snprintf(buf, sizeof buf, "rebalance: %s, %d rounds, imbalance %.4f, moved %.6g weight, %.4f s",

@@ -188,6 +188,118 @@ TEST(GraphRepart, FirstOfTwoConstraintsIsBalanced) {
   EXPECT_LE(r.partition.metrics.imbalance[0], 0.03 + 1e-9);
 }
 
+// The Rebalancer's graph path: the loop of observe / decide / rebalance on a graph whose
+// hotspot drifts. Every result keeps every vertex in a part, balances within the tolerance, is
+// repartition_graph's for the same options (the Rebalancer adds the cut reference), reports the
+// migration and cut one can recount, and a fresh partition becomes the cut reference.
+void graph_rebalancer_loop(MPI_Comm handle) {
+  const World w(handle);
+  const hpart::Comm comm(handle);
+  hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size);
+  set_hotspot(f, 0.0);
+  hpart::Rebalancer rb(comm, {.parts = kParts, .tolerance = 0.03});
+  std::vector<hpart::part_t> parts = rb.partition(f.view()).parts;
+  EXPECT_EQ(rb.stats().kind, hpart::RebalanceKind::scratch);
+  EXPECT_EQ(rb.stats().surface, rb.stats().surface_fresh);
+  EXPECT_EQ(rb.stats().surface, static_cast<double>(hpart::graph_metrics(comm, f.view(), parts, kParts).edge_cut));
+  int rebalances = 0;
+  for (int step = 1; step <= 6; ++step) {
+    set_hotspot(f, 0.08 * step);
+    const std::vector<double> costs(f.vwgt.begin(), f.vwgt.end());
+    rb.observe({.object_costs = costs});
+    if (!rb.decide().rebalance) continue;
+    ++rebalances;
+    const double fresh_cut = rb.stats().surface_fresh;
+    hpart::GraphRepartOptions o{.parts = kParts, .imbalance = 0.03, .reference_cut = fresh_cut};
+    const hpart::GraphRepartition direct = hpart::repartition_graph(comm, f.view(), parts, o);
+    const hpart::Partition p = rb.rebalance(f.view());  // empty parts: the last returned ones
+    ASSERT_EQ(p.parts.size(), parts.size());
+    for (hpart::part_t q : p.parts) ASSERT_TRUE(q >= 0 && q < kParts);
+    EXPECT_EQ(p.parts, direct.partition.parts) << "step " << step;
+    EXPECT_LE(p.metrics.imbalance[0], 0.03 + 1e-9) << "step " << step;
+    EXPECT_EQ(rb.stats().kind, direct.from_scratch ? hpart::RebalanceKind::scratch : hpart::RebalanceKind::diffusion);
+    EXPECT_DOUBLE_EQ(rb.stats().migrated_weight, migrated_weight(handle, f, parts, p.parts));
+    EXPECT_EQ(rb.stats().surface, static_cast<double>(hpart::graph_metrics(comm, f.view(), p.parts, kParts).edge_cut));
+    if (rb.stats().kind == hpart::RebalanceKind::diffusion) {
+      EXPECT_LE(rb.stats().surface, 1.3 * fresh_cut);
+      EXPECT_EQ(rb.stats().surface_fresh, fresh_cut);
+    } else {
+      EXPECT_EQ(rb.stats().surface_fresh, rb.stats().surface);
+    }
+    parts = p.parts;
+  }
+  EXPECT_GE(rebalances, 1);  // the hotspot moves 0.48 of the diagonal: the load must follow
+  EXPECT_EQ(rb.stats().rebalances, rebalances);
+}
+
+TEST(GraphRebalancer, LoopBalancesAndMatchesRepartitionGraph) { graph_rebalancer_loop(MPI_COMM_WORLD); }
+TEST(GraphRebalancer, LoopOnSubCommunicators) {
+  const HalfWorld half;
+  graph_rebalancer_loop(half.comm);
+}
+
+// With incremental off, a rebalance is partition_graph relabelled to keep the most weight in
+// place: the cut of the fresh partition, and no more migration than its own labels would cause.
+TEST(GraphRebalancer, NotIncrementalIsAFreshRelabelledPartition) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size);
+  set_hotspot(f, 0.0);
+  hpart::Rebalancer rb(comm, {.parts = kParts, .tolerance = 0.03, .incremental = false});
+  const std::vector<hpart::part_t> start = rb.partition(f.view()).parts;
+  set_hotspot(f, 0.3);
+  const hpart::Partition p = rb.rebalance(f.view(), start);
+  hpart::GraphOptions fo = fresh_options();
+  fo.imbalance = 0.03;
+  const hpart::GraphPartition fresh = hpart::partition_graph(comm, f.view(), fo);
+  EXPECT_EQ(rb.stats().kind, hpart::RebalanceKind::scratch);
+  EXPECT_EQ(rb.stats().surface, static_cast<double>(fresh.metrics.edge_cut));
+  EXPECT_LE(rb.stats().migrated_weight, migrated_weight(w.comm, f, start, fresh.partition.parts));
+  EXPECT_DOUBLE_EQ(rb.stats().migrated_weight, migrated_weight(w.comm, f, start, p.parts));
+  EXPECT_LE(p.metrics.imbalance[0], 0.03 + 1e-9);
+}
+
+// Without a known partition, rebalance(graph) is a fresh one.
+TEST(GraphRebalancer, FirstRebalanceWithoutPartsIsFresh) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  hpart::GraphFile f = hpart::testing::grid_graph(32, 32, w.rank, w.size);
+  set_hotspot(f, 0.5);
+  hpart::Rebalancer rb(comm, {.parts = 4, .tolerance = 0.03});
+  const hpart::Partition p = rb.rebalance(f.view());
+  EXPECT_EQ(rb.stats().kind, hpart::RebalanceKind::scratch);
+  EXPECT_EQ(rb.stats().rebalances, 1);
+  EXPECT_LE(p.metrics.imbalance[0], 0.03 + 1e-9);
+}
+
+void graph_rebalancer_bad_input(MPI_Comm handle) {
+  const World w(handle);
+  const hpart::Comm comm(handle);
+  hpart::GraphFile f = hpart::testing::grid_graph(16, 16, w.rank, w.size);
+  expect_error_everywhere([&] { hpart::Rebalancer(comm, {.parts = 4, .graph_itr = 0.0}); }, "graph_itr must be");
+  for (const bool incremental : {true, false}) {
+    hpart::Rebalancer rb(comm, {.parts = 4, .incremental = incremental});
+    const std::vector<hpart::part_t> parts = rb.partition(f.view()).parts;
+    std::vector<hpart::part_t> longer = parts;
+    if (w.rank == w.size - 1) longer.push_back(0);
+    expect_error_everywhere([&] { rb.rebalance(f.view(), longer); }, "local vertices");
+    std::vector<hpart::part_t> outside = parts;
+    if (w.rank == w.size - 1) outside.at(0) = 7;
+    expect_error_everywhere([&] { rb.rebalance(f.view(), outside); }, "outside [0, 4)");
+    // The last partition was of a 16 x 16 graph: a bigger graph needs its parts passed.
+    hpart::GraphFile g = hpart::testing::grid_graph(20, 20, w.rank, w.size);
+    expect_error_everywhere([&] { rb.rebalance(g.view()); }, "pass the current part of each local vertex");
+    // The Rebalancer stays usable.
+    EXPECT_EQ(rb.rebalance(f.view(), parts).parts.size(), parts.size());
+  }
+}
+
+TEST(GraphRebalancer, BadInputFailsOnEveryRank) { graph_rebalancer_bad_input(MPI_COMM_WORLD); }
+TEST(GraphRebalancer, BadInputOnSubCommunicators) {
+  const HalfWorld half;
+  graph_rebalancer_bad_input(half.comm);
+}
+
 void bad_input(MPI_Comm handle) {
   const World w(handle);
   const hpart::Comm comm(handle);
