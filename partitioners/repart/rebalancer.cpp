@@ -95,6 +95,7 @@ Partition Rebalancer::partition(const PointSet& points) {
   s.curve_order.resize(static_cast<std::size_t>(s.opts.parts));
   std::iota(s.curve_order.begin(), s.curve_order.end(), 0);
   s.fresh_pending = true;
+  s.graph_surface = false;
   if (s.repart_cost < 0.0) s.repart_cost = p.metrics.seconds;
   s.stats.kind = RebalanceKind::scratch;
   s.stats.rounds = 0;
@@ -262,7 +263,9 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
     repart::PointDiffusion diff(s.comm, points, cur, K, 0.6 * s.opts.tolerance, 0.9 * s.opts.tolerance, scan.lo,
                                 scan.hi, s.diffusion);
     surface = diff.surface();
-    if (s.fresh_pending) s.stats.surface_fresh = surface, s.fresh_pending = false;
+    // After graph calls the reference is an edge cut: the current surface replaces it.
+    if (s.fresh_pending || s.graph_surface) s.stats.surface_fresh = surface, s.fresh_pending = false;
+    s.graph_surface = false;
     double shift = -1.0;  // weight a splitter shift moves, while the parts are curve ranges
     if (!s.curve_order.empty()) {
       const std::vector<double>& w = diff.part_weights();

@@ -40,6 +40,7 @@ Partition Rebalancer::partition(const Graph& graph) {
   s.stats.migrated_weight = 0.0;
   s.stats.migrated_objects = 0;
   s.stats.surface = s.stats.surface_fresh = static_cast<double>(p.metrics.edge_cut);
+  s.graph_surface = true;
   return std::move(p.partition);
 }
 
@@ -73,7 +74,7 @@ Partition Rebalancer::rebalance(const Graph& graph, std::span<const part_t> part
     o.imbalance = s.opts.tolerance;
     o.itr = s.opts.graph_itr;
     o.max_rounds = s.opts.max_rounds;
-    o.reference_cut = s.stats.surface_fresh;
+    o.reference_cut = s.graph_surface ? s.stats.surface_fresh : 0.0;  // a point surface is no cut: no watch yet
     o.max_cut_growth = s.opts.halo_growth_limit;
     GraphRepartition r = repartition_graph(s.comm, graph, cur, o);
     kind = r.from_scratch ? RebalanceKind::scratch : RebalanceKind::diffusion;
@@ -111,7 +112,9 @@ Partition Rebalancer::rebalance(const Graph& graph, std::span<const part_t> part
   s.curve_order.clear();
   s.record_rebalance(out, kind, rounds, moved, moved_objects);
   s.stats.surface = static_cast<double>(cut);
-  if (kind == RebalanceKind::scratch) s.stats.surface_fresh = s.stats.surface;
+  // The cut becomes the reference after a fresh partition, and after point calls (no cut known).
+  if (kind == RebalanceKind::scratch || !s.graph_surface) s.stats.surface_fresh = s.stats.surface;
+  s.graph_surface = true;
   char line[240];
   std::snprintf(line, sizeof line,
                 "rebalance (graph): %s, %d rounds, imbalance %.4f, cut %lld (fresh %.0f), moved %.6g weight, %.4f s",

@@ -28,6 +28,9 @@ struct Rebalancer::State {
   bool have_parts = false;
   std::vector<int> curve_order;  // part id at each curve position while parts are curve ranges
   bool fresh_pending = false;    // the next rebalance measures the fresh partition's surface
+  // stats.surface_fresh is an edge cut (graph calls) rather than a coarse-grid contact count
+  // (point calls): a call of the other kind must not compare against it.
+  bool graph_surface = false;
   double seconds_per_unit = 1.0;
   double repart_cost = -1.0, migration_cost = -1.0;  // EWMAs, < 0 = not measured yet
   int steps_since = 0;

@@ -272,6 +272,31 @@ TEST(GraphRebalancer, FirstRebalanceWithoutPartsIsFresh) {
   EXPECT_LE(p.metrics.imbalance[0], 0.03 + 1e-9);
 }
 
+// One Rebalancer for the vertices as points, then as a graph, then as points again: each kind
+// watches its own surface (a coarse-grid contact count is no edge cut), so a switch never
+// triggers a fresh partition by comparing the two, and the reference follows the kind.
+TEST(GraphRebalancer, PointsThenGraphKeepTheirOwnSurfaces) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size);
+  set_hotspot(f, 0.0);
+  std::vector<double> weights(f.vwgt.begin(), f.vwgt.end());
+  const auto points = [&] { return hpart::PointSet{.coords = f.coords, .dim = 2, .weights = weights, .ncon = 1}; };
+  hpart::Rebalancer rb(comm, {.parts = kParts, .tolerance = 0.03});
+  std::vector<hpart::part_t> parts = rb.partition(points()).parts;
+  set_hotspot(f, 0.15);
+  parts = rb.rebalance(f.view(), parts).parts;
+  EXPECT_EQ(rb.stats().kind, hpart::RebalanceKind::diffusion);
+  const double cut = static_cast<double>(hpart::graph_metrics(comm, f.view(), parts, kParts).edge_cut);
+  EXPECT_EQ(rb.stats().surface_fresh, cut);  // the first cut known becomes the reference
+  set_hotspot(f, 0.3);
+  weights.assign(f.vwgt.begin(), f.vwgt.end());
+  parts = rb.rebalance(points(), parts).parts;
+  EXPECT_EQ(rb.stats().kind, hpart::RebalanceKind::diffusion);
+  EXPECT_EQ(rb.stats().surface_fresh, rb.stats().surface);  // a point surface again
+  EXPECT_LE(rb.stats().imbalance, 0.03 + 1e-9);
+}
+
 void graph_rebalancer_bad_input(MPI_Comm handle) {
   const World w(handle);
   const hpart::Comm comm(handle);
