@@ -4,6 +4,7 @@
 #include "hpart/comm.hpp"
 #include "hpart/error.hpp"
 #include "hpart/graph.hpp"
+#include "hpart/graph_migration.hpp"
 #include "hpart/grid.hpp"
 #include "hpart/hdf5.hpp"
 #include "hpart/hierarchy.hpp"
