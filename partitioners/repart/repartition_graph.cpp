@@ -8,6 +8,7 @@
 #include "core/log.hpp"
 #include "core/partition_metrics.hpp"
 #include "core/validate.hpp"
+#include "graph/check_vertex_parts.hpp"
 #include "graph/ghost_exchange.hpp"
 #include "hpart/graph.hpp"
 #include "repart/graph_diffusion.hpp"
@@ -32,21 +33,6 @@ std::string check_options(const GraphRepartOptions& o) {
   return {};
 }
 
-// Local verdict on `current`: its length, then the first vertex whose part is out of range.
-void check_current(const Comm& comm, const Graph& g, std::span<const part_t> current, int K) {
-  const std::size_t n = g.local_vertices();
-  comm.agree(current.size() != n ? ErrorCode::size_mismatch : ErrorCode::ok,
-             "repartition_graph: " + std::to_string(current.size()) + " current parts for " + std::to_string(n) +
-                 " local vertices");
-  std::string problem;
-  for (std::size_t v = 0; v < n && problem.empty(); ++v)
-    if (current[v] < 0 || current[v] >= K)
-      problem = "repartition_graph: vertex " + std::to_string(g.vtxdist[static_cast<std::size_t>(comm.rank())] +
-                                                              static_cast<gid_t>(v)) +
-                " has part " + std::to_string(current[v]) + ", outside [0, " + std::to_string(K) + ")";
-  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input, problem);
-}
-
 }  // namespace
 
 GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<const part_t> current,
@@ -55,7 +41,7 @@ GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<c
   validate_graph(comm, g);
   const std::string problem = check_options(opts);
   comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
-  check_current(comm, g, current, opts.parts);
+  graph::check_vertex_parts(comm, g, current, opts.parts, "repartition_graph");
 
   const graph::GhostExchange ghosts(comm, g);
   repart::GraphDiffusion diffusion(comm, g, ghosts, current, opts.parts, opts.imbalance, opts.itr);

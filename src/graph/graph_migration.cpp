@@ -5,23 +5,11 @@
 #include <cstring>
 #include <string>
 
+#include "graph/check_vertex_parts.hpp"
 #include "graph/ghost_exchange.hpp"
 
 namespace hpart {
 namespace {
-
-void check_parts(const Comm& comm, const Graph& g, std::span<const part_t> parts, int num_parts) {
-  const std::size_t n = g.local_vertices();
-  comm.agree(parts.size() != n ? ErrorCode::size_mismatch : ErrorCode::ok,
-             "migrate_graph: " + std::to_string(parts.size()) + " parts for " + std::to_string(n) + " local vertices");
-  std::string problem;
-  for (std::size_t v = 0; v < n && problem.empty(); ++v)
-    if (parts[v] < 0 || parts[v] >= num_parts)
-      problem = "migrate_graph: vertex " + std::to_string(g.vtxdist[static_cast<std::size_t>(comm.rank())] +
-                                                          static_cast<gid_t>(v)) +
-                " has part " + std::to_string(parts[v]) + ", outside [0, " + std::to_string(num_parts) + ")";
-  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input, problem);
-}
 
 template <class T>
 void put(std::vector<unsigned char>& out, const T* v, std::size_t count) {
@@ -146,7 +134,7 @@ MigratedGraph migrate(const Comm& comm, const Graph& g, std::span<const part_t> 
 
 MigratedGraph migrate_graph(const Comm& comm, const Graph& g, std::span<const part_t> parts, PartOwners owners) {
   validate_graph(comm, g);
-  check_parts(comm, g, parts, owners.num_parts);
+  graph::check_vertex_parts(comm, g, parts, owners.num_parts, "migrate_graph");
   const Migration m(comm, parts, owners);
   std::vector<int> dest(parts.size());
   for (std::size_t v = 0; v < parts.size(); ++v) dest[v] = owners.owner(parts[v]);
@@ -156,7 +144,7 @@ MigratedGraph migrate_graph(const Comm& comm, const Graph& g, std::span<const pa
 MigratedGraph migrate_graph(const Comm& comm, const Graph& g, std::span<const part_t> parts,
                             std::span<const int> owner_of_part) {
   validate_graph(comm, g);
-  check_parts(comm, g, parts, static_cast<int>(owner_of_part.size()));
+  graph::check_vertex_parts(comm, g, parts, static_cast<int>(owner_of_part.size()), "migrate_graph");
   const Migration m(comm, parts, owner_of_part);  // checks the owners are ranks of comm
   std::vector<int> dest(parts.size());
   for (std::size_t v = 0; v < parts.size(); ++v) dest[v] = owner_of_part[static_cast<std::size_t>(parts[v])];

@@ -281,7 +281,7 @@ TEST(GraphRebalancer, PointsThenGraphKeepTheirOwnSurfaces) {
   hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size);
   set_hotspot(f, 0.0);
   std::vector<double> weights(f.vwgt.begin(), f.vwgt.end());
-  const auto points = [&] { return hpart::PointSet{.coords = f.coords, .dim = 2, .weights = weights, .ncon = 1}; };
+  const auto points = [&] { return hpart::PointSet{.coords = f.coords, .dim = 2, .weights = weights, .ncon = 1, .ids = {}}; };
   hpart::Rebalancer rb(comm, {.parts = kParts, .tolerance = 0.03});
   std::vector<hpart::part_t> parts = rb.partition(points()).parts;
   set_hotspot(f, 0.15);
@@ -335,7 +335,7 @@ void bad_input(MPI_Comm handle) {
   std::vector<hpart::part_t> longer = parts;
   if (w.rank == w.size - 1) longer.push_back(0);
   expect_error_everywhere([&] { hpart::repartition_graph(comm, f.view(), longer, {.parts = 4}); },
-                          "current parts for");
+                          "parts for");
   // The last rank (it always holds vertices in these grids) names a part out of range.
   std::vector<hpart::part_t> outside = parts;
   if (w.rank == w.size - 1) outside.at(0) = 4;
