@@ -11,6 +11,7 @@
 
 #include "core/log.hpp"
 #include "core/partition_metrics.hpp"
+#include "graph/check_vertex_parts.hpp"
 #include "hpart/graph.hpp"
 #include "hpart/rebalance.hpp"
 #include "repart/rebalancer_state.hpp"
@@ -86,15 +87,7 @@ Partition Rebalancer::rebalance(const Graph& graph, std::span<const part_t> part
   } else {
     // repartition_graph validates `cur`; here the fresh path does, before it is relabelled.
     GraphPartition p = partition_graph(s.comm, graph, fresh_graph_options(s.opts));
-    std::string bad;
-    if (cur.size() != n)
-      bad = "rebalance(graph): parts has " + std::to_string(cur.size()) + " values for " + std::to_string(n) +
-            " local vertices";
-    for (std::size_t v = 0; v < cur.size() && bad.empty(); ++v)
-      if (cur[v] < 0 || cur[v] >= s.opts.parts)
-        bad = "rebalance(graph): part " + std::to_string(cur[v]) + " of local vertex " + std::to_string(v) +
-              " is outside [0, " + std::to_string(s.opts.parts) + ")";
-    s.comm.agree(bad.empty() ? ErrorCode::ok : ErrorCode::invalid_input, bad);
+    graph::check_vertex_parts(s.comm, graph, cur, s.opts.parts, "rebalance(graph)");
     const std::vector<double> weights(graph.vwgt.begin(), graph.vwgt.end());
     repart::relabel_to_overlap(s.comm, cur, p.partition.parts, weights, graph.ncon, s.opts.parts);
     const auto stride = static_cast<std::size_t>(graph.ncon);
