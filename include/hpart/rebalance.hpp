@@ -86,8 +86,9 @@ struct Decision {
   double predicted_gain_seconds = 0.0;
   double predicted_cost_seconds = 0.0;  // predicted repartition + migration time
   // Imbalance a rebalance is predicted to leave: the imbalance observed right after the last
-  // (re)partition, for a horizon of steps after it; before and after that, 0.75 x tolerance. A
-  // rebalance whose weights miss the real costs thus is not repeated at once for nothing.
+  // (re)partition, less its growth to the next observation (drift, counted by the regrowth), for
+  // a horizon of steps after it; before and after that, 0.75 x tolerance. A rebalance whose
+  // weights miss the real costs thus is not repeated at once for nothing.
   double residual_imbalance = 0.0;
   int steps_since = 0;                // observations since the last (re)partition
 };

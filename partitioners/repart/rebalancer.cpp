@@ -183,7 +183,15 @@ void Rebalancer::observe(const Observation& obs) {
   }
   s.model.observe(loads);
   ++s.steps_since;
-  if (s.await_residual) s.residual = repart::load_imbalance(loads), s.await_residual = false;
+  const double seen = repart::load_imbalance(loads);
+  if (s.await_residual) {
+    s.residual = s.first_seen = seen;
+    s.await_residual = false;
+    s.await_growth = true;
+  } else if (s.await_growth) {
+    s.residual = std::max(s.first_seen - std::max(0.0, seen - s.first_seen), std::min(s.first_seen, s.balanced_imbalance));
+    s.await_growth = false;
+  }
 }
 
 Decision Rebalancer::decide() {

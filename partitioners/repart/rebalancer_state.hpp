@@ -39,6 +39,11 @@ struct Rebalancer::State {
   // the model misses something), balancing them again gains nothing, and the rule must see that.
   double residual = -1.0;
   bool await_residual = false;
+  // The first observation after the last (re)partition, and whether the second is still to
+  // come: the growth between the two is drift, which the rule's regrowth term already counts,
+  // so the residual is corrected by it once (never below what the partition reached).
+  double first_seen = 0.0, balanced_imbalance = 0.0;
+  bool await_growth = false;
   repart::DiffusionCache diffusion;  // grid, cells and buffers of the incremental rebalances
   RebalanceStats stats;
   Decision decision;
@@ -61,6 +66,8 @@ struct Rebalancer::State {
     model.reset();
     steps_since = 0;
     await_residual = true;
+    await_growth = false;
+    balanced_imbalance = p.metrics.imbalance.empty() ? 0.0 : p.metrics.imbalance[0];
     stats.imbalance = p.metrics.imbalance.empty() ? 0.0 : p.metrics.imbalance[0];
     stats.seconds = p.metrics.seconds;
   }

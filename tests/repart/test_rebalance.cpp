@@ -284,6 +284,40 @@ TEST(Rebalance, ARebalanceThatDoesNotHoldIsNotRepeatedForever) {
   EXPECT_TRUE(later.rebalance) << later.reason;
 }
 
+// Under a steady drift the first observation after a rebalance already holds one step of the
+// drift, which the rule's regrowth term counts again: the second observation's growth is taken
+// off the residual (here about the whole first observation), while a load that jumped and then holds keeps its residual (the test
+// above).
+TEST(Rebalance, ResidualDiscountsTheDriftOfTheFirstStep) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  Cloud c = make_cloud(12, w.rank, w.size);
+  set_weights(c, 0.0);
+  hpart::RebalanceOptions o;
+  o.parts = 4;
+  hpart::Rebalancer rb(comm, o);
+  const std::vector<hpart::part_t> parts = rb.partition(c.view()).parts;
+  auto drifted = [&](double extra) {  // part 0's objects cost `extra` more
+    std::vector<double> costs = c.weights;
+    for (std::size_t i = 0; i < costs.size(); ++i)
+      if (parts[i] == 0) costs[i] *= 1.0 + extra;
+    return costs;
+  };
+  rb.observe({.step_seconds = 1.0, .object_costs = drifted(0.08)});
+  const hpart::Decision first = rb.decide();
+  EXPECT_NEAR(first.residual_imbalance, first.imbalance, 1e-12);  // learned from the first observation
+  EXPECT_GT(first.imbalance, 0.04);
+  rb.observe({.step_seconds = 1.0, .object_costs = drifted(0.16)});
+  const hpart::Decision second = rb.decide();
+  EXPECT_GT(second.imbalance, 1.8 * first.imbalance);
+  EXPECT_LT(second.residual_imbalance, 0.25 * first.residual_imbalance) << second.reason;
+  EXPECT_NEAR(second.residual_imbalance,
+              std::max(2.0 * first.imbalance - second.imbalance, std::min(first.imbalance, rb.stats().imbalance)), 1e-12);
+  // Further observations leave the corrected residual alone.
+  rb.observe({.step_seconds = 1.0, .object_costs = drifted(0.24)});
+  EXPECT_DOUBLE_EQ(rb.decide().residual_imbalance, second.residual_imbalance);
+}
+
 // The state a Rebalancer keeps between incremental rebalances (grid, cells, objects by cell,
 // contact table, buffers) changes how fast a diffusion runs, never what it gives: over a drift,
 // diffusions with one kept cache equal diffusions with a fresh cache each time, also after the
