@@ -320,21 +320,18 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
   } else {
     s.curve_order.clear();
   }
-  double moved[2] = {0.0, 0.0};
-  if (known)
-    for (std::size_t i = 0; i < n; ++i)
-      if (result[i] != cur[i]) moved[0] += points.weights.empty() ? 1.0 : points.weights[i * static_cast<std::size_t>(points.ncon)], moved[1] += 1;
-  MPI_Allreduce(MPI_IN_PLACE, moved, 2, MPI_DOUBLE, MPI_SUM, s.comm.get());
+  const repart::MovedTotals moved =
+      repart::moved_totals(s.comm, known ? cur : std::span<const part_t>{}, result, points.weights, points.ncon);
   const double seconds = max_over_ranks(s.comm, clock.seconds());
 
   // The points and the parts were validated above or come from a partitioner.
   Partition out = detail::summarise_partition(s.comm, std::move(result), K, points.weights, points.ncon, {});
   out.metrics.seconds = seconds;
-  s.record_rebalance(out, kind, rounds, moved[0], static_cast<long long>(moved[1]));
+  s.record_rebalance(out, kind, rounds, moved.weight, moved.objects);
   s.stats.surface = surface;
   char buf[200];
   std::snprintf(buf, sizeof buf, "rebalance: %s, %d rounds, imbalance %.4f, moved %.6g weight, %.4f s",
-                to_string(kind), rounds, s.stats.imbalance, moved[0], seconds);
+                to_string(kind), rounds, s.stats.imbalance, moved.weight, seconds);
   s.log(std::string(buf) + (why.empty() ? "" : " (" + why + ")"));
   return out;
 }

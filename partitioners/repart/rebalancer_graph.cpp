@@ -90,13 +90,9 @@ Partition Rebalancer::rebalance(const Graph& graph, std::span<const part_t> part
     graph::check_vertex_parts(s.comm, graph, cur, s.opts.parts, "rebalance(graph)");
     const std::vector<double> weights(graph.vwgt.begin(), graph.vwgt.end());
     repart::relabel_to_overlap(s.comm, cur, p.partition.parts, weights, graph.ncon, s.opts.parts);
-    const auto stride = static_cast<std::size_t>(graph.ncon);
-    double m[2] = {0.0, 0.0};
-    for (std::size_t v = 0; v < n; ++v)
-      if (p.partition.parts[v] != cur[v]) m[0] += weights.empty() ? 1.0 : weights[v * stride], m[1] += 1.0;
-    MPI_Allreduce(MPI_IN_PLACE, m, 2, MPI_DOUBLE, MPI_SUM, s.comm.get());
-    moved = m[0];
-    moved_objects = static_cast<long long>(m[1]);
+    const repart::MovedTotals m = repart::moved_totals(s.comm, cur, p.partition.parts, weights, graph.ncon);
+    moved = m.weight;
+    moved_objects = m.objects;
     cut = p.metrics.edge_cut;
     // Relabelling renamed the parts: their weights are summed again.
     out = detail::summarise_partition(s.comm, std::move(p.partition.parts), s.opts.parts, weights, graph.ncon, {});

@@ -68,15 +68,9 @@ GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<c
     repart::relabel_to_overlap(comm, current, parts, weights, g.ncon, opts.parts);
   }
 
-  double moved[2] = {0.0, 0.0};  // weight, vertices
-  for (std::size_t v = 0; v < parts.size(); ++v)
-    if (parts[v] != current[v]) {
-      moved[0] += g.vwgt.empty() ? 1.0 : static_cast<double>(g.vwgt[v * static_cast<std::size_t>(g.ncon)]);
-      moved[1] += 1.0;
-    }
-  MPI_Allreduce(MPI_IN_PLACE, moved, 2, MPI_DOUBLE, MPI_SUM, comm.get());
-  out.migrated_weight = moved[0];
-  out.migrated_objects = static_cast<long long>(moved[1]);
+  const repart::MovedTotals moved = repart::moved_totals(comm, current, parts, weights, g.ncon);
+  out.migrated_weight = moved.weight;
+  out.migrated_objects = moved.objects;
   out.partition = detail::summarise_partition(comm, std::move(parts), opts.parts, weights, g.ncon, {});
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
