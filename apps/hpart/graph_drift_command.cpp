@@ -32,7 +32,10 @@ void set_drift_weights(const hpart::Comm& comm, hpart::GraphFile& f, int step) {
   }
 }
 
-double global_sum(const hpart::Comm& comm, double v) {
+// The vertex weights summed over the ranks.
+double total_weight(const hpart::Comm& comm, const hpart::GraphFile& f) {
+  double v = 0.0;
+  for (std::int64_t w : f.vwgt) v += static_cast<double>(w);
   MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_SUM, comm.get());
   return v;
 }
@@ -55,9 +58,7 @@ void run_graph_drift(const hpart::Comm& comm, const PartitionArgs& args, hpart::
   // The step time is modelled: 1 s of work per part at balance, spread by weight. The
   // Rebalancer weighs that (time lost to imbalance) against its measured rebalance cost (and,
   // no migration being measured here, a migration guessed as long).
-  double local = 0.0;
-  for (std::int64_t w : file.vwgt) local += static_cast<double>(w);
-  const double seconds_per_weight = 1.0 / (global_sum(comm, local) / args.parts);
+  const double seconds_per_weight = 1.0 / (total_weight(comm, file) / args.parts);
   if (print) {
     std::printf("\nhpart --drift: %d steps, a load moving along the vertex ids; the Rebalancer decides (tolerance %.3f,\n"
                 "each step modelled as 1 s of work per part at balance)\n",
@@ -93,9 +94,7 @@ void run_graph_drift(const hpart::Comm& comm, const PartitionArgs& args, hpart::
   fo.parts = args.parts;
   fo.imbalance = ro.tolerance;
   const hpart::GraphPartition last = hpart::partition_graph(comm, file.view(), fo);
-  local = 0.0;
-  for (std::int64_t w : file.vwgt) local += static_cast<double>(w);
-  const double total = global_sum(comm, local);
+  const double total = total_weight(comm, file);
   if (print) {
     std::printf("%d rebalances (%d incremental, %d fresh) in %d steps, %.4f s in all; migrated %.0f weight (%.3fx the "
                 "total weight)\n",

@@ -91,16 +91,11 @@ Options scratch_options(const RebalanceOptions& o) {
 Partition Rebalancer::partition(const PointSet& points) {
   State& s = *state_;
   Partition p = hpart::partition(s.comm, points, scratch_options(s.opts));
-  s.restart_history(p);
+  s.record_fresh(p);
   s.curve_order.resize(static_cast<std::size_t>(s.opts.parts));
   std::iota(s.curve_order.begin(), s.curve_order.end(), 0);
   s.fresh_pending = true;
   s.graph_surface = false;
-  if (s.repart_cost < 0.0) s.repart_cost = p.metrics.seconds;
-  s.stats.kind = RebalanceKind::scratch;
-  s.stats.rounds = 0;
-  s.stats.migrated_weight = 0.0;
-  s.stats.migrated_objects = 0;
   return p;
 }
 

@@ -32,14 +32,9 @@ GraphOptions fresh_graph_options(const RebalanceOptions& o) {
 Partition Rebalancer::partition(const Graph& graph) {
   State& s = *state_;
   GraphPartition p = partition_graph(s.comm, graph, fresh_graph_options(s.opts));
-  s.restart_history(p.partition);
+  s.record_fresh(p.partition);
   s.curve_order.clear();  // graph parts are no curve ranges: no splitter shift
   s.fresh_pending = false;
-  if (s.repart_cost < 0.0) s.repart_cost = p.partition.metrics.seconds;
-  s.stats.kind = RebalanceKind::scratch;
-  s.stats.rounds = 0;
-  s.stats.migrated_weight = 0.0;
-  s.stats.migrated_objects = 0;
   s.stats.surface = s.stats.surface_fresh = static_cast<double>(p.metrics.edge_cut);
   s.graph_surface = true;
   return std::move(p.partition);

@@ -71,6 +71,15 @@ struct Rebalancer::State {
     stats.imbalance = p.metrics.imbalance.empty() ? 0.0 : p.metrics.imbalance[0];
     stats.seconds = p.metrics.seconds;
   }
+  // A fresh partition (points or graph): nothing migrated, and its time seeds the cost estimate.
+  void record_fresh(const Partition& p) {
+    restart_history(p);
+    if (repart_cost < 0.0) repart_cost = p.metrics.seconds;
+    stats.kind = RebalanceKind::scratch;
+    stats.rounds = 0;
+    stats.migrated_weight = 0.0;
+    stats.migrated_objects = 0;
+  }
   void record_rebalance(const Partition& p, RebalanceKind kind, int rounds, double moved_weight, long long moved_objects) {
     restart_history(p);
     ewma(repart_cost, p.metrics.seconds);
