@@ -42,61 +42,113 @@ struct Arc {
 
 // The measuring pass over the local objects: per part its weight, count and coordinate sums
 // (sums: K weights, K counts, K x Dim coordinate sums), each object's cell (stored into `cell`;
-// returns whether none changed) and the occupancy bits. Runs of one part (long along a curve or
-// a grid line) are summed in registers: adding into sums[p] object by object would chain every
-// add through memory. With a scan, it is also the points' validation scan (what
-// detail::scan_points finds, for unit or single weights), so the coordinates are read once.
-template <int Dim>
+// returns whether none changed) and the occupancy bits. With Scan, it is also the points'
+// validation scan (what detail::scan_points finds, for unit or single weights), so the
+// coordinates are read once. Cells and checks come first, a block at a time, in a loop free of
+// branches (so the compiler keeps it in vector registers); the sums then follow the runs of one
+// part (long along a curve or a grid line) in registers, carried across blocks: adding into
+// sums[p] object by object would chain every add through memory.
+template <int Dim, bool Scan>
 bool measure_pass(const PointSet& points, std::span<const part_t> parts, const ContactGrid& grid, std::size_t K,
                   std::vector<double>& sums, std::vector<std::int32_t>& cell, std::vector<std::uint64_t>& bits,
-                  detail::PointScan* scan = nullptr) {
+                  detail::PointScan* scan) {
   const std::size_t n = parts.size(), wpp = grid.words_per_part();
   const double* coords = points.coords.data();
   const double* weights = points.weights.empty() ? nullptr : points.weights.data();
   const auto stride = static_cast<std::size_t>(points.ncon);
   const double inf = std::numeric_limits<double>::infinity();
-  double lo[Dim], hi[Dim], wmax = 0.0;
-  for (int d = 0; d < Dim; ++d) lo[d] = inf, hi[d] = -inf;
-  bool same = true, finite = true, wvalid = true;
-  for (std::size_t i = 0; i < n;) {
-    const part_t part = parts[i];
+  constexpr std::uint64_t kExp = 0x7ff0000000000000ULL;  // all ones: inf or NaN
+  double lo[Dim], hi[Dim], origin[Dim], top[Dim], wmax = 0.0;
+  std::int32_t step[Dim];
+  std::int32_t s = 1;
+  for (int d = 0; d < Dim; ++d) {
+    const auto u = static_cast<std::size_t>(d);
+    lo[d] = inf, hi[d] = -inf;
+    origin[d] = grid.lo[u];
+    top[d] = static_cast<double>(grid.cells[u] - 1);
+    step[d] = s;
+    s *= grid.cells[u];
+  }
+  const double inv = grid.inv_cell;
+  std::uint64_t bad = 0, wbad = 0;
+  std::int32_t changed = 0;
+  // The run being summed.
+  part_t part = -1;
+  std::uint64_t* row = nullptr;
+  double wsum = 0.0, xs[Dim] = {}, count = 0.0;
+  std::int32_t last = -1;
+  auto flush = [&] {
+    if (part < 0) return;
     const auto p = static_cast<std::size_t>(part);
-    std::uint64_t* row = bits.data() + p * wpp;
-    double wsum = 0.0, xs[Dim] = {};
-    std::int32_t last = -1;
-    std::size_t j = i;
-    for (; j < n && parts[j] == part; ++j) {
+    sums[p] += wsum;
+    sums[K + p] += count;
+    for (int d = 0; d < Dim; ++d) sums[2 * K + p * Dim + static_cast<std::size_t>(d)] += xs[d];
+  };
+  constexpr std::size_t kBlock = 512;
+  for (std::size_t b0 = 0; b0 < n; b0 += kBlock) {
+    const std::size_t b1 = std::min(n, b0 + kBlock);
+    for (std::size_t j = b0; j < b1; ++j) {
+      const double* x = coords + j * Dim;
+      std::int32_t u = 0;
+      for (int d = 0; d < Dim; ++d) {
+        if constexpr (Scan) {
+          lo[d] = std::min(lo[d], x[d]), hi[d] = std::max(hi[d], x[d]);
+          bad |= static_cast<std::uint64_t>((std::bit_cast<std::uint64_t>(x[d]) & kExp) == kExp);
+        }
+        // Clamped before the conversion: a NaN (which fails the validation) lands in cell 0.
+        const double t = std::min(top[d], std::max(0.0, (x[d] - origin[d]) * inv));
+        u += static_cast<std::int32_t>(t) * step[d];
+      }
+      changed |= cell[j] ^ u;
+      cell[j] = u;
+    }
+    for (std::size_t j = b0; j < b1; ++j) {
+      if (parts[j] != part) {
+        flush();
+        part = parts[j];
+        row = bits.data() + static_cast<std::size_t>(part) * wpp;
+        wsum = 0.0, count = 0.0, last = -1;
+        for (int d = 0; d < Dim; ++d) xs[d] = 0.0;
+      }
       const double* x = coords + j * Dim;
       const double wj = weights ? weights[j * stride] : 1.0;
-      wsum += wj;
-      bool ok = true;
-      for (int d = 0; d < Dim; ++d) xs[d] += x[d];
-      if (scan) {
-        for (int d = 0; d < Dim; ++d) lo[d] = std::min(lo[d], x[d]), hi[d] = std::max(hi[d], x[d]), ok &= std::isfinite(x[d]);
-        finite &= ok;
-        wvalid &= std::isfinite(wj) && wj >= 0.0;
+      if constexpr (Scan) {
+        wbad |= static_cast<std::uint64_t>(!(wj >= 0.0 && wj <= std::numeric_limits<double>::max()));
         wmax = std::max(wmax, wj);
       }
-      // A non-finite coordinate has no cell (the call fails its validation); 0 keeps it harmless.
-      const auto u = ok ? static_cast<std::int32_t>(grid.cell_of(x)) : 0;
-      same &= cell[j] == u;
-      cell[j] = u;
+      wsum += wj;
+      count += 1.0;
+      for (int d = 0; d < Dim; ++d) xs[d] += x[d];
+      const std::int32_t u = cell[j];
       if (u != last) {  // neighbours along a run mostly share a cell
         row[static_cast<std::size_t>(u) / 64] |= std::uint64_t{1} << (static_cast<std::size_t>(u) % 64);
         last = u;
       }
     }
-    sums[p] += wsum;
-    sums[K + p] += static_cast<double>(j - i);
-    for (int d = 0; d < Dim; ++d) sums[2 * K + p * Dim + static_cast<std::size_t>(d)] += xs[d];
-    i = j;
   }
-  if (scan) {
+  flush();
+  if constexpr (Scan) {
     for (int d = 0; d < Dim; ++d) scan->lo[d] = lo[d], scan->hi[d] = hi[d];
-    scan->coords_finite = finite;
-    scan->weights_valid = wvalid;
-    scan->max_weight = wvalid && weights ? wmax : 0.0;
+    scan->coords_finite = bad == 0;
+    scan->weights_valid = wbad == 0;
+    scan->max_weight = wbad == 0 && weights ? wmax : 0.0;
   }
+  return changed == 0;
+}
+
+// measure_pass for the points' dimension; marks the objects-by-cell index stale when a cell
+// changed (even if the call then fails its validation, the cells are stored).
+bool measure_objects(const PointSet& points, std::span<const part_t> parts, DiffusionCache& c,
+                     detail::PointScan* scan = nullptr) {
+  const std::size_t K = static_cast<std::size_t>(c.num_parts);
+  bool same;
+  if (points.dim == 3)
+    same = scan ? measure_pass<3, true>(points, parts, c.grid, K, c.sums, c.cell, c.local_bits, scan)
+                : measure_pass<3, false>(points, parts, c.grid, K, c.sums, c.cell, c.local_bits, nullptr);
+  else
+    same = scan ? measure_pass<2, true>(points, parts, c.grid, K, c.sums, c.cell, c.local_bits, scan)
+                : measure_pass<2, false>(points, parts, c.grid, K, c.sums, c.cell, c.local_bits, nullptr);
+  if (!same) c.indexed = false;
   return same;
 }
 
@@ -151,8 +203,7 @@ void PointDiffusion::measure(const double* lo, const double* hi) {
   bool same_cells = c.premeasured_same_cells;
   if (!c.premeasured || c.cell.size() != n) {
     start_pass(c, n, K, D);
-    same_cells = dim_ == 3 ? measure_pass<3>(points_, parts_, grid_, K, sums, c.cell, local_bits_)
-                           : measure_pass<2>(points_, parts_, grid_, K, sums, c.cell, local_bits_);
+    same_cells = measure_objects(points_, parts_, c);
   }
   c.premeasured = false;
   bitmap_.resize(local_bits_.size());
@@ -193,9 +244,7 @@ detail::PointScan scan_and_measure(const PointSet& points, std::span<const part_
   if (!fits) return detail::scan_points(points);
   detail::PointScan scan;
   start_pass(cache, n, K, static_cast<std::size_t>(points.dim));
-  cache.premeasured_same_cells =
-      points.dim == 3 ? measure_pass<3>(points, parts, cache.grid, K, cache.sums, cache.cell, cache.local_bits, &scan)
-                      : measure_pass<2>(points, parts, cache.grid, K, cache.sums, cache.cell, cache.local_bits, &scan);
+  cache.premeasured_same_cells = measure_objects(points, parts, cache, &scan);
   cache.premeasured = true;
   return scan;
 }
