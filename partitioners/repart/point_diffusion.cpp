@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <type_traits>
 
 #include "core/log.hpp"
 #include "core/validate.hpp"
@@ -42,7 +43,8 @@ struct Arc {
 
 // The measuring pass over the local objects: per part its weight, count and coordinate sums
 // (sums: K weights, K counts, K x Dim coordinate sums), each object's cell (stored into `cell`;
-// returns whether none changed) and the occupancy bits. With Scan, it is also the points'
+// returns whether none changed) and the occupancy bits; parts_valid is cleared when a part lies
+// outside [0, K) (that object is then counted in part 0). With Scan, it is also the points'
 // validation scan (what detail::scan_points finds, for unit or single weights), so the
 // coordinates are read once. Cells and checks come first, a block at a time, in a loop free of
 // branches (so the compiler keeps it in vector registers); the sums then follow the runs of one
@@ -51,7 +53,7 @@ struct Arc {
 template <int Dim, bool Scan>
 bool measure_pass(const PointSet& points, std::span<const part_t> parts, const ContactGrid& grid, std::size_t K,
                   std::vector<double>& sums, std::vector<std::int32_t>& cell, std::vector<std::uint64_t>& bits,
-                  detail::PointScan* scan) {
+                  detail::PointScan* scan, bool& parts_valid) {
   const std::size_t n = parts.size(), wpp = grid.words_per_part();
   const double* coords = points.coords.data();
   const double* weights = points.weights.empty() ? nullptr : points.weights.data();
@@ -106,6 +108,8 @@ bool measure_pass(const PointSet& points, std::span<const part_t> parts, const C
       if (parts[j] != part) {
         flush();
         part = parts[j];
+        // A part outside [0, K) fails the call's validation; counted as part 0 meanwhile.
+        if (static_cast<std::size_t>(static_cast<std::make_unsigned_t<part_t>>(part)) >= K) parts_valid = false, part = 0;
         row = bits.data() + static_cast<std::size_t>(part) * wpp;
         wsum = 0.0, count = 0.0, last = -1;
         for (int d = 0; d < Dim; ++d) xs[d] = 0.0;
@@ -138,16 +142,16 @@ bool measure_pass(const PointSet& points, std::span<const part_t> parts, const C
 
 // measure_pass for the points' dimension; marks the objects-by-cell index stale when a cell
 // changed (even if the call then fails its validation, the cells are stored).
-bool measure_objects(const PointSet& points, std::span<const part_t> parts, DiffusionCache& c,
+bool measure_objects(const PointSet& points, std::span<const part_t> parts, DiffusionCache& c, bool& parts_valid,
                      detail::PointScan* scan = nullptr) {
   const std::size_t K = static_cast<std::size_t>(c.num_parts);
   bool same;
   if (points.dim == 3)
-    same = scan ? measure_pass<3, true>(points, parts, c.grid, K, c.sums, c.cell, c.local_bits, scan)
-                : measure_pass<3, false>(points, parts, c.grid, K, c.sums, c.cell, c.local_bits, nullptr);
+    same = scan ? measure_pass<3, true>(points, parts, c.grid, K, c.sums, c.cell, c.local_bits, scan, parts_valid)
+                : measure_pass<3, false>(points, parts, c.grid, K, c.sums, c.cell, c.local_bits, nullptr, parts_valid);
   else
-    same = scan ? measure_pass<2, true>(points, parts, c.grid, K, c.sums, c.cell, c.local_bits, scan)
-                : measure_pass<2, false>(points, parts, c.grid, K, c.sums, c.cell, c.local_bits, nullptr);
+    same = scan ? measure_pass<2, true>(points, parts, c.grid, K, c.sums, c.cell, c.local_bits, scan, parts_valid)
+                : measure_pass<2, false>(points, parts, c.grid, K, c.sums, c.cell, c.local_bits, nullptr, parts_valid);
   if (!same) c.indexed = false;
   return same;
 }
@@ -167,6 +171,7 @@ PointDiffusion::PointDiffusion(const Comm& comm, const PointSet& points, std::sp
       grid_(cache.grid), local_bits_(cache.local_bits), bitmap_(cache.bits), target_(target),
       stop_(std::max(stop, target)) {
   parts_.assign(parts.begin(), parts.end());
+  cache.moved_all.clear();
   measure(lo, hi);
   surface_ = contacts();
   solve_flows();
@@ -203,7 +208,8 @@ void PointDiffusion::measure(const double* lo, const double* hi) {
   bool same_cells = c.premeasured_same_cells;
   if (!c.premeasured || c.cell.size() != n) {
     start_pass(c, n, K, D);
-    same_cells = measure_objects(points_, parts_, c);
+    bool valid = true;  // the caller validated the parts
+    same_cells = measure_objects(points_, parts_, c, valid);
   }
   c.premeasured = false;
   bitmap_.resize(local_bits_.size());
@@ -229,24 +235,29 @@ void PointDiffusion::measure(const double* lo, const double* hi) {
   count_.assign(sums.begin() + static_cast<std::ptrdiff_t>(K), sums.begin() + static_cast<std::ptrdiff_t>(2 * K));
   coord_sum_.assign(sums.begin() + static_cast<std::ptrdiff_t>(2 * K), sums.end());
   objects_ = std::accumulate(count_.begin(), count_.end(), 0.0);
+  if (weight0_.empty()) weight0_ = weight_, count0_ = count_;  // the first measurement of the call
   centroid_.assign(K * D, 0.0);
   for (std::size_t p = 0; p < K; ++p)
     for (std::size_t d = 0; d < D; ++d) centroid_[p * D + d] = count_[p] > 0 ? coord_sum_[p * D + d] / count_[p] : 0.0;
   phase_[0] += clock.seconds();
 }
 
-detail::PointScan scan_and_measure(const PointSet& points, std::span<const part_t> parts, int num_parts,
-                                   DiffusionCache& cache) {
+MeasuredScan scan_and_measure(const PointSet& points, std::span<const part_t> parts, int num_parts,
+                              DiffusionCache& cache) {
   cache.premeasured = false;
   const std::size_t n = points.size(), K = static_cast<std::size_t>(num_parts);
   const bool fits = cache.dim == points.dim && cache.num_parts == num_parts && parts.size() == n &&
                     (points.weights.empty() || (points.ncon == 1 && points.weights.size() == n));
-  if (!fits) return detail::scan_points(points);
-  detail::PointScan scan;
+  MeasuredScan out;
+  if (!fits) {
+    out.scan = detail::scan_points(points);
+    return out;
+  }
   start_pass(cache, n, K, static_cast<std::size_t>(points.dim));
-  cache.premeasured_same_cells = measure_objects(points, parts, cache, &scan);
-  cache.premeasured = true;
-  return scan;
+  cache.premeasured_same_cells = measure_objects(points, parts, cache, out.parts_valid, &out.scan);
+  out.parts_checked = true;
+  cache.premeasured = out.parts_valid;  // a measurement of invalid parts is of no use
+  return out;
 }
 
 void PointDiffusion::update_measure() {
@@ -552,6 +563,7 @@ void PointDiffusion::move_along_flows() {
         if (margin > best) best = margin, to = a.to, arc = k;
       }
       if (to >= 0) {
+        c.moved_all.push_back(i);
         c.moved.push_back(i);
         c.moved_from.push_back(parts_[i]);
         parts_[i] = static_cast<part_t>(to);
@@ -588,6 +600,34 @@ void PointDiffusion::move_along_flows() {
   phase_[3] += clock.seconds();
   detail::log(comm_, 2, "diffusion round: " + std::to_string(A) + " arcs, planned " + std::to_string(planned) +
                             ", moved " + std::to_string(realised) + ", imbalance now " + std::to_string(imbalance()));
+}
+
+PointDiffusion::Summary PointDiffusion::summary(std::span<const part_t> before) const {
+  const std::size_t K = static_cast<std::size_t>(k_);
+  // An object may have moved in several rounds: each counts once, by where it ended.
+  std::vector<std::uint32_t> moved = cache_.moved_all;
+  std::sort(moved.begin(), moved.end());
+  moved.erase(std::unique(moved.begin(), moved.end()), moved.end());
+  std::vector<double> buf(2 * K + 2, 0.0);  // weight and count changes per part, moved weight, moved objects
+  for (const std::uint32_t i : moved) {
+    const auto from = static_cast<std::size_t>(before[i]), to = static_cast<std::size_t>(parts_[i]);
+    if (from == to) continue;
+    const double wi = w(i);
+    buf[from] -= wi, buf[to] += wi;
+    buf[K + from] -= 1.0, buf[K + to] += 1.0;
+    buf[2 * K] += wi, buf[2 * K + 1] += 1.0;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, buf.data(), static_cast<int>(buf.size()), MPI_DOUBLE, MPI_SUM, comm_.get());
+  Summary out;
+  out.part_weights.resize(K);
+  out.part_sizes.resize(K);
+  for (std::size_t p = 0; p < K; ++p) {
+    out.part_weights[p] = weight0_[p] + buf[p];
+    out.part_sizes[p] = std::llround(count0_[p] + buf[K + p]);
+  }
+  out.moved_weight = buf[2 * K];
+  out.moved_objects = std::llround(buf[2 * K + 1]);
+  return out;
 }
 
 int PointDiffusion::run(int max_rounds) {

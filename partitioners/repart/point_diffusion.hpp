@@ -59,6 +59,7 @@ struct DiffusionCache {
   };
   std::vector<Candidate> candidates;
   std::vector<std::uint32_t> moved;  // objects moved in the current round
+  std::vector<std::uint32_t> moved_all;  // ... and in every round of the call (an object may repeat)
   std::vector<part_t> moved_from;
 };
 
@@ -66,10 +67,16 @@ struct DiffusionCache {
 // coordinates, valid weights) fused with the measuring pass of the next PointDiffusion over the
 // same points and parts, on the cache's grid: the coordinates are then read once per call. Falls
 // back to detail::scan_points (and no pass) when the cache has no grid for these points yet or
-// the points have several weights per object. Local, no MPI. Requires the shape checks
-// (detail::check_point_shape) passed and every part in [0, num_parts).
-detail::PointScan scan_and_measure(const PointSet& points, std::span<const part_t> parts, int num_parts,
-                                   DiffusionCache& cache);
+// the points have several weights per object. The pass also checks the parts' range (so the
+// caller need not, when it ran). Local, no MPI. Requires the shape checks
+// (detail::check_point_shape) passed and parts.size() == points.size().
+struct MeasuredScan {
+  detail::PointScan scan;
+  bool parts_checked = false;  // the pass ran, and checked every part against [0, num_parts)
+  bool parts_valid = true;     // ... and found them all inside (when checked)
+};
+MeasuredScan scan_and_measure(const PointSet& points, std::span<const part_t> parts, int num_parts,
+                              DiffusionCache& cache);
 
 class PointDiffusion {
  public:
@@ -95,6 +102,17 @@ class PointDiffusion {
   [[nodiscard]] const std::array<double, 4>& phase_seconds() const { return phase_; }
   [[nodiscard]] const std::vector<part_t>& parts() const { return parts_; }
 
+  // Collective, after run(): the global part weights and sizes of parts() and what moved from
+  // `before` (the parts given to the constructor), from the first measurement and the objects
+  // the rounds moved: no pass over all objects. Uses the first weight of each object.
+  struct Summary {
+    std::vector<double> part_weights;
+    std::vector<long long> part_sizes;
+    double moved_weight = 0.0;
+    long long moved_objects = 0;
+  };
+  [[nodiscard]] Summary summary(std::span<const part_t> before) const;
+
  private:
   // Part weights, centroids and the occupancy bitmap: one pass over the objects, which also
   // checks each object's cell against the cache, and overlapped allreduces.
@@ -115,6 +133,7 @@ class PointDiffusion {
   int k_;
   int dim_;
   std::vector<double> weight_, count_, centroid_;
+  std::vector<double> weight0_, count0_;  // global part weights and counts of the first measurement
   std::vector<double> coord_sum_;  // global, K x dim: the centroids' numerators
   std::vector<PartEdge> edges_;
   const ContactGrid& grid_;  // the cache's

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <numeric>
 
 #include "core/log.hpp"
@@ -237,14 +238,23 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
                     " local objects, not " + std::to_string(n) + ": pass the current part of each local object";
   if (parts_problem.empty() && !parts_in.empty() && parts_in.size() != n)
     parts_problem = "parts has " + std::to_string(parts_in.size()) + " values for " + std::to_string(n) + " local points";
-  if (parts_problem.empty()) parts_problem = check_parts_span(parts_in, K);
   detail::PointScan scan;
+  bool parts_checked = false;
+  s.diffusion.premeasured = false;
   if (problem.empty()) {
     const bool diffusion_may_follow =
         parts_problem.empty() && s.opts.incremental && K > 1 && (!parts_in.empty() || s.have_parts);
-    scan = diffusion_may_follow ? repart::scan_and_measure(points, cur, K, s.diffusion) : detail::scan_points(points);
+    if (diffusion_may_follow) {
+      const repart::MeasuredScan m = repart::scan_and_measure(points, cur, K, s.diffusion);
+      scan = m.scan;
+      parts_checked = m.parts_checked && m.parts_valid;  // else checked below, for the message
+    } else {
+      scan = detail::scan_points(points);
+    }
     problem = detail::check_points(points, &scan);
   }
+  // The last partition's parts are hpart's own; given parts are checked unless the pass did.
+  if (parts_problem.empty() && !parts_checked) parts_problem = check_parts_span(parts_in, K);
   if (problem.empty()) problem = parts_problem;
   s.comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input,
                problem.empty() ? std::string{} : "rebalance(): " + problem);
@@ -258,13 +268,15 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
   std::string why;
   int rounds = 0;
   double surface = 0.0;
+  std::unique_ptr<repart::PointDiffusion> diffusion;
   if (!known) {
     why = "no current partition";
   } else if (!s.opts.incremental || K == 1) {
     why = "incremental off";
   } else {
-    repart::PointDiffusion diff(s.comm, points, cur, K, 0.6 * s.opts.tolerance, 0.9 * s.opts.tolerance, scan.lo,
-                                scan.hi, s.diffusion);
+    diffusion = std::make_unique<repart::PointDiffusion>(s.comm, points, cur, K, 0.6 * s.opts.tolerance,
+                                                         0.9 * s.opts.tolerance, scan.lo, scan.hi, s.diffusion);
+    repart::PointDiffusion& diff = *diffusion;
     surface = diff.surface();
     // After graph calls the reference is an edge cut: the current surface replaces it.
     if (s.fresh_pending || s.graph_surface) s.stats.surface_fresh = surface, s.fresh_pending = false;
@@ -315,12 +327,20 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
   } else {
     s.curve_order.clear();
   }
-  const repart::MovedTotals moved =
-      repart::moved_totals(s.comm, known ? cur : std::span<const part_t>{}, result, points.weights, points.ncon);
+  repart::MovedTotals moved;
+  Partition out;
+  if (kind == RebalanceKind::diffusion && points.ncon == 1) {
+    // The diffusion knows its part totals and what it moved: no pass over the objects.
+    repart::PointDiffusion::Summary sum = diffusion->summary(cur);
+    moved = {sum.moved_weight, sum.moved_objects};
+    out = detail::partition_from_totals(std::move(result), K, 1, std::move(sum.part_weights),
+                                        std::move(sum.part_sizes), {});
+  } else {
+    moved = repart::moved_totals(s.comm, known ? cur : std::span<const part_t>{}, result, points.weights, points.ncon);
+    // The points and the parts were validated above or come from a partitioner.
+    out = detail::summarise_partition(s.comm, std::move(result), K, points.weights, points.ncon, {});
+  }
   const double seconds = max_over_ranks(s.comm, clock.seconds());
-
-  // The points and the parts were validated above or come from a partitioner.
-  Partition out = detail::summarise_partition(s.comm, std::move(result), K, points.weights, points.ncon, {});
   out.metrics.seconds = seconds;
   s.record_rebalance(out, kind, rounds, moved.weight, moved.objects);
   s.stats.surface = surface;

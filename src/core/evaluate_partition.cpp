@@ -65,6 +65,19 @@ Partition summarise_partition(const Comm& comm, std::vector<part_t> parts, int n
   }
   MPI_Allreduce(MPI_IN_PLACE, result.part_weights.data(), static_cast<int>(K * C), MPI_DOUBLE, MPI_SUM, comm.get());
   MPI_Allreduce(MPI_IN_PLACE, result.part_sizes.data(), static_cast<int>(K), MPI_LONG_LONG, MPI_SUM, comm.get());
+  return partition_from_totals(std::move(parts), num_parts, ncon, std::move(result.part_weights),
+                               std::move(result.part_sizes), target_sizes);
+}
+
+Partition partition_from_totals(std::vector<part_t> parts, int num_parts, int ncon, std::vector<double> part_weights,
+                                std::vector<long long> part_sizes, std::span<const double> target_sizes) {
+  const auto K = static_cast<std::size_t>(num_parts);
+  const auto C = static_cast<std::size_t>(ncon);
+  Partition result;
+  result.num_parts = num_parts;
+  result.ncon = ncon;
+  result.part_weights = std::move(part_weights);
+  result.part_sizes = std::move(part_sizes);
 
   const std::vector<double> target = detail::normalised_targets(target_sizes, num_parts);
   auto& m = result.metrics;

@@ -11,4 +11,10 @@ namespace hpart::detail {
 Partition summarise_partition(const Comm& comm, std::vector<part_t> parts, int num_parts,
                               std::span<const double> weights, int ncon, std::span<const double> target_sizes);
 
+// The same from global part weights (K x ncon) and sizes already summed over the ranks (e.g.
+// kept up to date by an incremental repartitioner, which then needs no pass over the objects).
+// Local, no MPI.
+Partition partition_from_totals(std::vector<part_t> parts, int num_parts, int ncon, std::vector<double> part_weights,
+                                std::vector<long long> part_sizes, std::span<const double> target_sizes);
+
 }  // namespace hpart::detail
