@@ -364,6 +364,63 @@ TEST(Rebalance, KeptDiffusionStateGivesTheFreshResult) {
   EXPECT_GT(diffusions, 3);
 }
 
+// A rebalance given parts out of range, or a NaN coordinate, fails on every rank, and leaves
+// nothing behind that changes the next call: after each failure (with the points moved, so the
+// failed call's pass sees new cells), a valid rebalance equals that of a Rebalancer that never
+// saw the bad call.
+void bad_rebalance_calls(MPI_Comm handle) {
+  const hpart::Comm comm(handle);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(handle, &rank);
+  MPI_Comm_size(handle, &size);
+  const bool last = rank == size - 1;
+  Cloud c = make_cloud(16, rank, size);
+  set_weights(c, 0.0);
+  const int K = 8;
+  hpart::RebalanceOptions o;
+  o.parts = K;
+  o.halo_growth_limit = 100.0;  // diffusion every time: its kept state is what is under test
+  hpart::Rebalancer seen_bad(comm, o), clean(comm, o);
+  std::vector<hpart::part_t> parts = seen_bad.partition(c.view()).parts;
+  EXPECT_EQ(clean.partition(c.view()).parts, parts);
+  // Both keep the same state from a valid call on the unmoved points first.
+  auto both = [&](const Cloud& cloud, int variant) {
+    const hpart::Partition a = seen_bad.rebalance(cloud.view(), parts);
+    const hpart::Partition b = clean.rebalance(cloud.view(), parts);
+    EXPECT_EQ(a.parts, b.parts) << "variant " << variant;
+    EXPECT_EQ(a.part_weights, b.part_weights) << "variant " << variant;
+    EXPECT_EQ(seen_bad.stats().kind, clean.stats().kind) << "variant " << variant;
+    EXPECT_EQ(seen_bad.stats().kind, hpart::RebalanceKind::diffusion) << "variant " << variant;
+    EXPECT_LE(a.metrics.imbalance[0], 0.02 + 1e-12) << "variant " << variant;
+    parts = a.parts;
+  };
+  set_weights(c, 0.2);
+  both(c, -1);
+  for (int variant = 0; variant < 2; ++variant) {
+    Cloud moved = c;
+    set_weights(moved, 0.4 + 0.2 * variant);
+    // Inner points move along x, so many change cell while the box (hence the grid) stays.
+    for (std::size_t i = 0; i < moved.size(); ++i)
+      if (moved.coords[3 * i] > 1.0 / 16 && moved.coords[3 * i] < 14.0 / 16) moved.coords[3 * i] += 0.6 / 16;
+    Cloud bad = moved;
+    std::vector<hpart::part_t> bad_parts = parts;
+    if (last && !bad.ids.empty()) {
+      if (variant == 0) bad_parts.back() = K;
+      else bad.coords.back() = std::numeric_limits<double>::quiet_NaN();
+    }
+    expect_error_everywhere([&] { seen_bad.rebalance(bad.view(), bad_parts); },
+                            variant == 0 ? "outside [0, 8)" : "finite");
+    both(moved, variant);
+    set_weights(c, 0.5 + 0.2 * variant);
+    both(c, variant);  // back on the unmoved points
+  }
+}
+TEST(Rebalance, BadCallsFailEverywhereAndLeaveNoTrace) { bad_rebalance_calls(MPI_COMM_WORLD); }
+TEST(Rebalance, BadCallsOnSubCommunicators) {
+  const HalfWorld half;
+  bad_rebalance_calls(half.comm);
+}
+
 TEST(Rebalance, FitsTheFeatureCostModel) {
   const World w;
   const hpart::Comm comm(w.comm);
