@@ -152,7 +152,7 @@ struct Matcher {
 }  // namespace
 
 CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_vwgt, std::uint64_t seed,
-                         std::size_t spare) {
+                         std::size_t spare, bool narrow) {
   const std::int32_t n = g.n;
   Matcher m{g, max_vwgt, HugeVector<std::int32_t>(static_cast<std::size_t>(n), kUnmatched), {}};
   m.compute_sizes();
@@ -252,39 +252,48 @@ CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_v
   for (std::size_t i = 0; i < static_cast<std::size_t>(cn); ++i) c.xadj[i + 1] += c.xadj[i];
   const auto used = static_cast<std::size_t>(c.xadj[static_cast<std::size_t>(cn)]);
   c.adjncy.reserve(used + spare);
-  c.adjwgt.reserve(used + spare);
   c.adjncy.resize(used);
-  c.adjwgt.resize(used);
   std::int32_t* adj = c.adjncy.data();
-  std::int64_t* wgt = c.adjwgt.data();
+  // Each row written once at its final offset; W is the coarse weight's type.
+  auto contract = [&]<class W>(W* wgt) {
 #pragma omp parallel
-  {
-    // marker[cu]: where coarse neighbour cu sits in the row being built; a position inside the
-    // current row's range can only have been written for this row (the ranges are disjoint).
-    HugeVector<std::int64_t> marker(static_cast<std::size_t>(cn), -1);
+    {
+      // marker[cu]: where coarse neighbour cu sits in the row being built; a position inside the
+      // current row's range can only have been written for this row (the ranges are disjoint).
+      HugeVector<std::int64_t> marker(static_cast<std::size_t>(cn), -1);
 #pragma omp for schedule(dynamic, 4096)
-    for (std::int32_t i = 0; i < cn; ++i) {
-      const std::int64_t start = c.xadj[static_cast<std::size_t>(i)];
-      std::int64_t pos = start;
-      const std::int32_t members[2] = {first[static_cast<std::size_t>(i)], second[static_cast<std::size_t>(i)]};
-      const int count = members[0] == members[1] ? 1 : 2;
-      for (int s = 0; s < count; ++s) {
-        const std::int32_t f = members[s];
-        for (std::int64_t e = g.begin(f); e < g.end(f); ++e) {
-          const std::int32_t cu = out.cmap[static_cast<std::size_t>(g.nbr(e))];
-          if (cu == i) continue;
-          const std::int64_t at = marker[static_cast<std::size_t>(cu)];
-          if (at >= start && at < pos) {
-            wgt[at] += g.ewgt(e);
-          } else {
-            marker[static_cast<std::size_t>(cu)] = pos;
-            adj[pos] = cu;
-            wgt[pos] = g.ewgt(e);
-            ++pos;
+      for (std::int32_t i = 0; i < cn; ++i) {
+        const std::int64_t start = c.xadj[static_cast<std::size_t>(i)];
+        std::int64_t pos = start;
+        const std::int32_t members[2] = {first[static_cast<std::size_t>(i)], second[static_cast<std::size_t>(i)]};
+        const int count = members[0] == members[1] ? 1 : 2;
+        for (int s = 0; s < count; ++s) {
+          const std::int32_t f = members[s];
+          for (std::int64_t e = g.begin(f); e < g.end(f); ++e) {
+            const std::int32_t cu = out.cmap[static_cast<std::size_t>(g.nbr(e))];
+            if (cu == i) continue;
+            const std::int64_t at = marker[static_cast<std::size_t>(cu)];
+            if (at >= start && at < pos) {
+              wgt[at] += static_cast<W>(g.ewgt(e));
+            } else {
+              marker[static_cast<std::size_t>(cu)] = pos;
+              adj[pos] = cu;
+              wgt[pos] = static_cast<W>(g.ewgt(e));
+              ++pos;
+            }
           }
         }
       }
     }
+  };
+  if (narrow) {
+    c.adjwgt32.reserve(used + spare);
+    c.adjwgt32.resize(used);
+    contract(c.adjwgt32.data());
+  } else {
+    c.adjwgt.reserve(used + spare);
+    c.adjwgt.resize(used);
+    contract(c.adjwgt.data());
   }
   return out;
 }

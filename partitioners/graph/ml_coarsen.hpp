@@ -20,6 +20,7 @@ struct CoarseLevel {
   HugeVector<std::int64_t> xadj, vwgt;
   HugeVector<std::int32_t> adjncy;  // xadj[n] entries (capacity for `spare` more, see below)
   HugeVector<std::int64_t> adjwgt;
+  HugeVector<std::int32_t> adjwgt32;  // instead of adjwgt, when made narrow (see coarsen_once)
   HugeVector<std::int32_t> cmap;  // fine vertex -> its coarse vertex
 
   [[nodiscard]] GraphView view() const {
@@ -30,6 +31,7 @@ struct CoarseLevel {
     v.adjncy = adjncy;
     v.vwgt = vwgt;
     v.adjwgt = adjwgt;
+    v.adjwgt32 = adjwgt32;
     return v;
   }
 };
@@ -41,8 +43,10 @@ struct CoarseLevel {
 // depend on the thread count.
 // (Also used by the distributed driver for its rank-local matchings.) `spare`: entries of room
 // the adjacency arrays keep beyond xadj[n] (capacity), so that a caller appending that many
-// (the distributed driver's ghost rows) does not reallocate and copy them.
+// (the distributed driver's ghost rows) does not reallocate and copy them. narrow: store the
+// coarse edge weights in adjwgt32 (the caller guarantees g.edge_total() < 2^31, which bounds
+// every coarse weight); else in adjwgt.
 CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_vwgt, std::uint64_t seed,
-                         std::size_t spare = 0);
+                         std::size_t spare = 0, bool narrow = false);
 
 }  // namespace hpart::graphk

@@ -76,9 +76,12 @@ std::vector<part_t> initial_partition(const GraphView& g, const Balance& b, cons
   for (std::size_t i = 0; i < xadj.size(); ++i) xadj[i] = static_cast<idx_t>(g.xadj[i]);
   std::vector<idx_t> adjncy(g.adjncy.begin(), g.adjncy.end());
   // Unit edge weights (an uncoarsened input without them): METIS takes none as unit too.
-  double etotal = 0.0;
-  for (std::int64_t w : g.adjwgt) etotal += static_cast<double>(w);
-  std::vector<idx_t> adjwgt = g.adjwgt.empty() ? std::vector<idx_t>() : scaled(g.adjwgt, 1, 0, etotal, 1);
+  std::vector<idx_t> adjwgt;
+  if (!g.unit_edges()) {  // the coarsest graph is small: its weights widened for scaled()
+    std::vector<std::int64_t> w(g.adjncy.size());
+    for (std::size_t e = 0; e < w.size(); ++e) w[e] = g.ewgt(static_cast<std::int64_t>(e));
+    adjwgt = scaled(w, 1, 0, static_cast<double>(g.edge_total()), 1);
+  }
   std::vector<idx_t> vwgt(static_cast<std::size_t>(g.n) * nc);
   for (std::size_t c = 0; c < nc; ++c) {
     const std::vector<idx_t> wc = scaled(g.vwgt, nc, c, static_cast<double>(b.total[c]), 0);

@@ -140,10 +140,10 @@ bool Refiner::exchange_rebalance() {
   if (n > kExchangeMaxVertices) return false;
   repaired_ = true;
   const auto kk = static_cast<std::size_t>(b_.k);
-  std::int64_t wsum = 0;
-  for (std::int64_t w : g_.adjwgt) wsum += w;
   const double mean_edge =
-      g_.adjwgt.empty() ? 1.0 : std::max(1.0, static_cast<double>(wsum) / static_cast<double>(g_.adjwgt.size()));
+      g_.unit_edges() || g_.adjncy.empty()
+          ? 1.0
+          : std::max(1.0, static_cast<double>(g_.edge_total()) / static_cast<double>(g_.adjncy.size()));
   // Lower is better.
   auto score = [&](double delta, std::int64_t gain) {
     const double loss = 1.0 + static_cast<double>(std::max<std::int64_t>(-gain, 0)) / mean_edge;

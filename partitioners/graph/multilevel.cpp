@@ -182,10 +182,12 @@ std::vector<part_t> multilevel_partition(const CsrGraph& graph, const Multilevel
   for (std::size_t c = 0; c < max_vwgt.size(); ++c)
     max_vwgt[c] = std::max<std::int64_t>(1, static_cast<std::int64_t>(1.5 * static_cast<double>(bal.total[c]) / coarsen_to));
   std::vector<std::unique_ptr<CoarseLevel>> levels;
+  // Every coarse edge weight sums fine ones: below 2^31 in total, they all fit 32 bits.
+  const bool narrow = fine.edge_total() < (std::int64_t{1} << 31);
   GraphView cur = fine;
   while (cur.n > coarsen_to) {
     auto level = std::make_unique<CoarseLevel>(
-        coarsen_once(cur, max_vwgt, static_cast<std::uint64_t>(opts.seed) * 1000003ULL + levels.size()));
+        coarsen_once(cur, max_vwgt, static_cast<std::uint64_t>(opts.seed) * 1000003ULL + levels.size(), 0, narrow));
     const std::int32_t cn = level->n;
     if (cn == cur.n) break;  // nothing matched: the level would only cost time
     const bool slow = static_cast<double>(cn) > kMinShrink * static_cast<double>(cur.n);

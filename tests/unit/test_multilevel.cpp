@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "graph/ml_coarsen.hpp"
 #include "graph/multilevel.hpp"
 #include "hpart/error.hpp"
 #include "serial_graph.hpp"
@@ -344,6 +346,52 @@ TEST(Multilevel, ZeroWeightVertices) {
   CsrGraph counted = zero;
   std::fill(counted.vwgt.begin(), counted.vwgt.end(), 1);
   expect_balanced(counted, parts, 8, 0.03);
+}
+
+// Coarse levels keep 32-bit edge weights when the graph's total fits: level by level they are
+// the 64-bit ones, entry for entry, and so is everything else of the level.
+TEST(Multilevel, NarrowCoarseWeightsEqualWideOnes) {
+  CsrGraph g = grid_graph_3d(20, 20, 20);
+  g.adjwgt.resize(g.adjncy.size());
+  for (std::int32_t v = 0; v < g.vertices(); ++v)
+    for (std::int64_t e = g.xadj[static_cast<std::size_t>(v)]; e < g.xadj[static_cast<std::size_t>(v) + 1]; ++e) {
+      const std::int64_t u = g.adjncy[static_cast<std::size_t>(e)];
+      g.adjwgt[static_cast<std::size_t>(e)] = 1 + ((u + v) * 7919 + u * v % 13) % 997;  // symmetric in u, v
+    }
+  const std::vector<std::int64_t> max_vwgt{std::int64_t{1} << 20};
+  std::vector<std::unique_ptr<CoarseLevel>> narrow, wide;
+  GraphView nv = view_of(g), wv = view_of(g);
+  for (int level = 0; level < 4; ++level) {
+    narrow.push_back(std::make_unique<CoarseLevel>(coarsen_once(nv, max_vwgt, 11 + level, 0, true)));
+    wide.push_back(std::make_unique<CoarseLevel>(coarsen_once(wv, max_vwgt, 11 + level, 0, false)));
+    const CoarseLevel& a = *narrow.back();
+    const CoarseLevel& b = *wide.back();
+    ASSERT_EQ(a.n, b.n) << "level " << level;
+    EXPECT_TRUE(a.adjwgt.empty());
+    EXPECT_TRUE(b.adjwgt32.empty());
+    EXPECT_TRUE(std::equal(a.xadj.begin(), a.xadj.end(), b.xadj.begin(), b.xadj.end()));
+    EXPECT_TRUE(std::equal(a.adjncy.begin(), a.adjncy.end(), b.adjncy.begin(), b.adjncy.end()));
+    EXPECT_TRUE(std::equal(a.vwgt.begin(), a.vwgt.end(), b.vwgt.begin(), b.vwgt.end()));
+    EXPECT_TRUE(std::equal(a.cmap.begin(), a.cmap.end(), b.cmap.begin(), b.cmap.end()));
+    EXPECT_TRUE(std::equal(a.adjwgt32.begin(), a.adjwgt32.end(), b.adjwgt.begin(), b.adjwgt.end())) << "level " << level;
+    EXPECT_EQ(a.view().edge_total(), b.view().edge_total());
+    nv = a.view();
+    wv = b.view();
+  }
+}
+
+// Edge weights summing past 2^31 keep 64-bit coarse weights: with every weight 2^28 the
+// partition is that of the unit-weight graph, its cut 2^28 times as heavy.
+TEST(Multilevel, EdgeWeightsPast32BitsStayWide) {
+  const CsrGraph unit = grid_graph_3d(16, 16, 16);
+  CsrGraph heavy = unit;
+  heavy.adjwgt.assign(heavy.adjncy.size(), std::int64_t{1} << 28);
+  const std::vector<part_t> a = multilevel_partition(unit, options(8));
+  const std::vector<part_t> b = multilevel_partition(heavy, options(8));
+  expect_valid(heavy, b, 8);
+  expect_balanced(heavy, b, 8, 0.03);
+  EXPECT_EQ(edge_cut(heavy, b), edge_cut(unit, b) << 28);
+  EXPECT_EQ(a, b);
 }
 
 TEST(Multilevel, EdgeCutCountsEachEdgeOnce) {
