@@ -18,7 +18,7 @@ namespace {
 // lists the locals that list it, with the same weights, so that the block graph is symmetric.
 void append_ghost_rows(graphk::CsrGraph& c, std::int32_t n, std::int32_t ghosts) {
   const auto m = static_cast<std::size_t>(c.xadj[static_cast<std::size_t>(n)]);
-  const bool weighted = !c.adjwgt.empty();
+  const bool weighted = !c.adjwgt.empty(), narrow = !c.adjwgt32.empty();
   std::vector<std::int64_t> start(static_cast<std::size_t>(ghosts) + 1, 0);
   for (std::size_t e = 0; e < m; ++e)
     if (c.adjncy[e] >= n) ++start[static_cast<std::size_t>(c.adjncy[e] - n) + 1];
@@ -26,6 +26,7 @@ void append_ghost_rows(graphk::CsrGraph& c, std::int32_t n, std::int32_t ghosts)
   const auto extra = static_cast<std::size_t>(start.back());
   c.adjncy.resize(m + extra);
   if (weighted) c.adjwgt.resize(m + extra);
+  if (narrow) c.adjwgt32.resize(m + extra);
   std::vector<std::int64_t> fill(start.begin(), start.end() - 1);
   for (std::int32_t v = 0; v < n; ++v)
     for (auto e = c.xadj[static_cast<std::size_t>(v)]; e < c.xadj[static_cast<std::size_t>(v) + 1]; ++e) {
@@ -34,6 +35,7 @@ void append_ghost_rows(graphk::CsrGraph& c, std::int32_t n, std::int32_t ghosts)
       const auto at = m + static_cast<std::size_t>(fill[static_cast<std::size_t>(u - n)]++);
       c.adjncy[at] = v;
       if (weighted) c.adjwgt[at] = c.adjwgt[static_cast<std::size_t>(e)];
+      if (narrow) c.adjwgt32[at] = c.adjwgt32[static_cast<std::size_t>(e)];
     }
   c.xadj.resize(static_cast<std::size_t>(n) + 1);
   for (std::size_t i = 0; i < static_cast<std::size_t>(ghosts); ++i)
@@ -62,7 +64,7 @@ BlockLevel::Arrays BlockLevel::global_arrays(int rank) const {
     const auto row = static_cast<std::int64_t>(a.adjncy.size());
     for (auto e = graph.xadj[static_cast<std::size_t>(v)]; e < graph.xadj[static_cast<std::size_t>(v) + 1]; ++e) {
       const std::int32_t u = graph.adjncy[static_cast<std::size_t>(e)];
-      const std::int64_t w = graph.adjwgt.empty() ? 1 : graph.adjwgt[static_cast<std::size_t>(e)];
+      const std::int64_t w = graph.ewgt(static_cast<std::size_t>(e));
       if (u >= n) {
         std::int64_t& pos = at[static_cast<std::size_t>(u - n)];
         if (pos >= row) {
@@ -110,7 +112,8 @@ BlockLevel finest_block(const Comm& comm, const Graph& g) {
   return L;
 }
 
-bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, std::uint64_t seed, BlockLevel& coarse) {
+bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, std::uint64_t seed, BlockLevel& coarse,
+                   bool narrow) {
   const detail::Stopwatch clock;
   const std::int32_t n = fine.n, gh = fine.ghosts();
   const auto nc = static_cast<std::size_t>(fine.graph.ncon);
@@ -125,7 +128,7 @@ bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, 
   C.xadj.assign(1, 0);
   // The coarse ghost rows (appended below) have at most as many entries as the fine ones.
   const auto spare = static_cast<std::size_t>(fine.graph.xadj.back() - fine.graph.xadj[static_cast<std::size_t>(n)]);
-  if (n + gh > 0) C = graphk::coarsen_once(view, cap, seed, spare);
+  if (n + gh > 0) C = graphk::coarsen_once(view, cap, seed, spare, narrow);
   const std::int32_t cn = C.n - gh;
   const double match_s = clock.seconds();
   std::string problem;
@@ -162,8 +165,13 @@ bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, 
   c.xadj.resize(static_cast<std::size_t>(cn) + 1);
   c.adjncy = std::move(C.adjncy);
   c.adjncy.resize(m);
-  c.adjwgt = std::move(C.adjwgt);
-  c.adjwgt.resize(m);
+  if (narrow) {
+    c.adjwgt32 = std::move(C.adjwgt32);
+    c.adjwgt32.resize(m);
+  } else {
+    c.adjwgt = std::move(C.adjwgt);
+    c.adjwgt.resize(m);
+  }
   for (std::int32_t& u : c.adjncy)
     if (u >= cn) u = slot[static_cast<std::size_t>(u - cn)];
   c.vwgt = std::move(C.vwgt);

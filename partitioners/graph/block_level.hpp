@@ -45,8 +45,10 @@ BlockLevel finest_block(const Comm& comm, const Graph& g);
 
 // Collective: the next coarser level by the kernel's heavy-edge matching of each block (cluster
 // weight <= max_weight per constraint). False (coarse untouched) when the graph as a whole
-// shrinks by less than 10%.
-bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, std::uint64_t seed, BlockLevel& coarse);
+// shrinks by less than 10%. narrow: the coarse edge weights in 32 bits (the caller guarantees
+// that the graph's edge weights sum below 2^31 over all ranks, the same on every rank).
+bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, std::uint64_t seed, BlockLevel& coarse,
+                   bool narrow = false);
 
 // Collective: the kernel's refinement of every block at once, ghosts fixed at their owners'
 // parts (fetched here); each rank may add to part p at most its share of p's room under

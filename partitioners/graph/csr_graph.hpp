@@ -15,11 +15,19 @@ struct CsrGraph {
   HugeVector<std::int32_t> adjncy;   // neighbours, 0-based, symmetric, no self-loops
   HugeVector<std::int64_t> vwgt;     // n * ncon vertex weights (>= 0), vertex-major; empty: unit
   HugeVector<std::int64_t> adjwgt;   // one per adjncy entry (> 0); empty: unit
+  // Or the same in 32 bits (a distributed coarse level whose graph's edge weights sum below
+  // 2^31: see GraphView::adjwgt32); at most one of the two is set.
+  HugeVector<std::int32_t> adjwgt32;
   int ncon = 1;
 
   [[nodiscard]] std::int32_t vertices() const { return static_cast<std::int32_t>(xadj.size() - 1); }
   [[nodiscard]] std::int64_t weight(std::int32_t v, int c = 0) const {
     return vwgt[static_cast<std::size_t>(v) * static_cast<std::size_t>(ncon) + static_cast<std::size_t>(c)];
+  }
+  [[nodiscard]] bool unit_edges() const { return adjwgt.empty() && adjwgt32.empty(); }
+  [[nodiscard]] std::int64_t ewgt(std::size_t e) const {
+    if (!adjwgt32.empty()) return adjwgt32[e];
+    return adjwgt.empty() ? 1 : adjwgt[e];
   }
 };
 

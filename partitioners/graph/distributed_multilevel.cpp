@@ -101,10 +101,21 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
   const std::vector<double> limits = part_limits(comm, fine_w, g.ncon, K, opts.imbalance, opts.target_sizes);
   // Clusters up to twice an average vertex of a graph at the gather limit.
   const auto max_cluster = static_cast<std::int64_t>(std::ceil(2.0 * w0 / static_cast<double>(limit)));
+  // Coarse edge weights sum fine ones: with the graph's total below 2^31 all fit 32 bits.
+  // Summed exactly (saturating at 2^40 per rank), so that every rank takes the same decision.
+  constexpr long long kCap = 1LL << 40;
+  long long etotal = 0;
+  if (g.adjwgt.empty()) {
+    etotal = static_cast<long long>(g.adjncy.size());
+  } else {
+    for (const std::int64_t w : g.adjwgt) etotal = std::min(kCap, etotal + std::min<long long>(kCap, w));
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &etotal, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
+  const bool narrow = etotal < (1LL << 31);
   while (levels.back().vtxdist.back() > limit && levels.size() < 24) {
     BlockLevel coarse;
     const std::uint64_t seed = static_cast<std::uint64_t>(opts.seed) * 1000003ULL + 7919ULL * static_cast<std::uint64_t>(comm.rank()) + levels.size();
-    if (!coarsen_block(comm, levels.back(), max_cluster, seed, coarse)) break;
+    if (!coarsen_block(comm, levels.back(), max_cluster, seed, coarse, narrow)) break;
     levels.push_back(std::move(coarse));
   }
   const double coarsen_s = clock.seconds();

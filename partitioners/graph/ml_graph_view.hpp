@@ -54,6 +54,7 @@ inline GraphView view_of(const CsrGraph& g) {
   v.adjncy = g.adjncy;
   v.vwgt = g.vwgt;
   v.adjwgt = g.adjwgt;
+  v.adjwgt32 = g.adjwgt32;
   return v;
 }
 

@@ -85,7 +85,9 @@ void prepare(const CsrGraph& g, Input& in, const char* caller, bool validated = 
   if (static_cast<std::size_t>(g.xadj.back()) != g.adjncy.size())
     fail(ErrorCode::size_mismatch, caller,
          "xadj[n] is " + std::to_string(g.xadj.back()) + " but adjncy holds " + std::to_string(g.adjncy.size()));
-  if (!g.adjwgt.empty() && g.adjwgt.size() != g.adjncy.size())
+  if (!g.adjwgt.empty() && !g.adjwgt32.empty())
+    fail(ErrorCode::invalid_argument, caller, "adjwgt and adjwgt32 are both set: give one");
+  if (!g.unit_edges() && g.adjwgt.size() + g.adjwgt32.size() != g.adjncy.size())
     fail(ErrorCode::size_mismatch, caller, "adjwgt must hold one weight per adjncy entry (or none)");
   if (!g.vwgt.empty() && g.vwgt.size() != static_cast<std::size_t>(n) * nc)
     fail(ErrorCode::size_mismatch, caller, "vwgt must hold n * ncon weights (or none)");
@@ -100,7 +102,7 @@ void prepare(const CsrGraph& g, Input& in, const char* caller, bool validated = 
                    (u == v ? " (a self-loop)" : " (out of range)"));
         return false;
       }
-      if (!g.adjwgt.empty() && g.adjwgt[static_cast<std::size_t>(e)] <= 0) {
+      if (g.ewgt(static_cast<std::size_t>(e)) <= 0) {
         if (report) fail(ErrorCode::invalid_input, caller, "edge weights must be > 0 (vertex " + std::to_string(v) + ")");
         return false;
       }
@@ -126,9 +128,9 @@ void prepare(const CsrGraph& g, Input& in, const char* caller, bool validated = 
   // Edge weights are > 0 (checked above), each < 2^62: their sum overflows 64 bits only if the
   // saturated parallel sum reaches the limit.
   std::int64_t etotal = 0;
-  const auto m = static_cast<std::int64_t>(g.adjwgt.size());
+  const auto m = static_cast<std::int64_t>(g.unit_edges() ? 0 : g.adjncy.size());
 #pragma omp parallel for schedule(static) reduction(+ : etotal)
-  for (std::int64_t e = 0; e < m; ++e) etotal = std::min(kLimit, etotal + std::min(kLimit, g.adjwgt[static_cast<std::size_t>(e)]));
+  for (std::int64_t e = 0; e < m; ++e) etotal = std::min(kLimit, etotal + std::min(kLimit, g.ewgt(static_cast<std::size_t>(e))));
   if (etotal >= kLimit) fail(ErrorCode::invalid_input, caller, "the edge weights' sum overflows");
   in.view = view_of(g);
   if (!any) {
@@ -297,7 +299,7 @@ std::int64_t edge_cut(const CsrGraph& g, const std::vector<part_t>& parts) {
   for (std::int32_t v = 0; v < n; ++v)
     for (std::int64_t e = g.xadj[static_cast<std::size_t>(v)]; e < g.xadj[static_cast<std::size_t>(v) + 1]; ++e)
       if (parts[static_cast<std::size_t>(g.adjncy[static_cast<std::size_t>(e)])] != parts[static_cast<std::size_t>(v)])
-        cut += g.adjwgt.empty() ? 1 : g.adjwgt[static_cast<std::size_t>(e)];
+        cut += g.ewgt(static_cast<std::size_t>(e));
   return cut / 2;
 }
 
