@@ -107,6 +107,27 @@ TEST(GraphPartition, LargeGraphTakesTheDistributedLevels) {
   }
 }
 
+// Edge weights that sum past 2^31 keep 64-bit coarse weights on the distributed levels (and the
+// kernel's; 32-bit sums would wrap): with every weight 2^30 the partition cuts about as many
+// edges as that of the unit-weight graph (whose levels use 32-bit weights).
+TEST(GraphPartition, EdgeWeightsPast32BitsGiveTheUnitPartition) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  hpart::GraphFile unit = hpart::testing::grid_graph(230, 190, w.rank, w.size, 0);
+  hpart::GraphFile heavy = unit;
+  heavy.adjwgt.assign(heavy.adjncy.size(), std::int64_t{1} << 30);
+  hpart::GraphOptions opts;
+  opts.parts = 12;
+  const auto a = hpart::partition_graph(comm, unit.view(), opts);
+  const auto b = hpart::partition_graph(comm, heavy.view(), opts);
+  const double heavy_edges = static_cast<double>(b.metrics.edge_cut) / static_cast<double>(std::int64_t{1} << 30);
+  EXPECT_EQ(b.metrics.edge_cut % (std::int64_t{1} << 30), 0);
+  EXPECT_LE(heavy_edges, 1.1 * static_cast<double>(a.metrics.edge_cut));
+  EXPECT_GE(heavy_edges, 0.9 * static_cast<double>(a.metrics.edge_cut));
+  EXPECT_LE(worst(b.partition), opts.imbalance + 1e-9);
+  EXPECT_EQ(b.partition.metrics.empty_parts, 0);
+}
+
 // Vertex ids that scatter every edge across ranks (grid vertex v gets id (v mod R) * N/R + v / R,
 // with nx coprime to 2, 3 and 4): no rank has a local edge, so the blocks shrink only by the
 // kernel's 2-hop matching (local vertices that share a ghost neighbour). Valid, balanced, without
