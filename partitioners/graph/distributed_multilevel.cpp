@@ -59,28 +59,29 @@ std::vector<part_t> id_block_parts(const Comm& comm, const BlockLevel& L, int K)
   return parts;
 }
 
-// One rank: the graph straight into the kernel's arrays (no level copy, no gather); missing
-// weights stay missing (the kernel reads them as unit weights).
+// One rank: the graph straight into the kernel (no level copy, no gather). Only the adjacency
+// is converted (the kernel numbers vertices in 32 bits); offsets and weights are lent as they
+// are, and missing weights stay missing (the kernel reads them as unit weights).
 std::vector<part_t> single_rank(const Graph& g, const GraphOptions& opts) {
-  graphk::CsrGraph all;
-  all.ncon = g.ncon;
-  all.xadj.assign(g.xadj.begin(), g.xadj.end());
+  graphk::HugeVector<std::int32_t> adjncy(g.adjncy.size());
   const auto m = static_cast<std::int64_t>(g.adjncy.size());
-  all.adjncy.resize(g.adjncy.size());
-  all.adjwgt.resize(g.adjwgt.size());
 #pragma omp parallel for schedule(static)
-  for (std::int64_t e = 0; e < m; ++e) {
-    all.adjncy[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(g.adjncy[static_cast<std::size_t>(e)]);
-    if (!g.adjwgt.empty()) all.adjwgt[static_cast<std::size_t>(e)] = g.adjwgt[static_cast<std::size_t>(e)];
-  }
-  all.vwgt.assign(g.vwgt.begin(), g.vwgt.end());
+  for (std::int64_t e = 0; e < m; ++e)
+    adjncy[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(g.adjncy[static_cast<std::size_t>(e)]);
+  static const std::int64_t kNoEdges[1] = {0};
+  graphk::GraphView all;
+  all.ncon = g.ncon;
+  all.xadj = g.xadj.empty() ? std::span<const std::int64_t>(kNoEdges) : std::span<const std::int64_t>(g.xadj);
+  all.adjncy = adjncy;
+  all.vwgt = g.vwgt;
+  all.adjwgt = g.adjwgt;
   graphk::MultilevelOptions mo;
   mo.parts = opts.parts;
   mo.imbalance = opts.imbalance;
   mo.seed = opts.seed;
   mo.validated = true;
   mo.targets.assign(opts.target_sizes.begin(), opts.target_sizes.end());
-  return graphk::multilevel_partition(all, mo);
+  return graphk::multilevel_partition(all, mo);  // `all` is a view: the view overload
 }
 
 }  // namespace

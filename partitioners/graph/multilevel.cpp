@@ -72,7 +72,7 @@ struct Input {
   HugeVector<std::int64_t> vwgt;  // substitute vertex weights, when used (no edge weights: unit)
 };
 
-void prepare(const CsrGraph& g, Input& in, const char* caller, bool validated = false) {
+void prepare(const GraphView& g, Input& in, const char* caller, bool validated = false) {
   if (g.ncon < 1) fail(ErrorCode::invalid_argument, caller, "ncon must be >= 1, got " + std::to_string(g.ncon));
   if (g.xadj.empty() || g.xadj.front() != 0) fail(ErrorCode::invalid_input, caller, "xadj must start with 0");
   if (g.xadj.size() - 1 > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
@@ -102,7 +102,7 @@ void prepare(const CsrGraph& g, Input& in, const char* caller, bool validated = 
                    (u == v ? " (a self-loop)" : " (out of range)"));
         return false;
       }
-      if (g.ewgt(static_cast<std::size_t>(e)) <= 0) {
+      if (g.ewgt(e) <= 0) {
         if (report) fail(ErrorCode::invalid_input, caller, "edge weights must be > 0 (vertex " + std::to_string(v) + ")");
         return false;
       }
@@ -130,9 +130,10 @@ void prepare(const CsrGraph& g, Input& in, const char* caller, bool validated = 
   std::int64_t etotal = 0;
   const auto m = static_cast<std::int64_t>(g.unit_edges() ? 0 : g.adjncy.size());
 #pragma omp parallel for schedule(static) reduction(+ : etotal)
-  for (std::int64_t e = 0; e < m; ++e) etotal = std::min(kLimit, etotal + std::min(kLimit, g.ewgt(static_cast<std::size_t>(e))));
+  for (std::int64_t e = 0; e < m; ++e) etotal = std::min(kLimit, etotal + std::min(kLimit, g.ewgt(e)));
   if (etotal >= kLimit) fail(ErrorCode::invalid_input, caller, "the edge weights' sum overflows");
-  in.view = view_of(g);
+  in.view = g;
+  in.view.n = n;
   if (!any) {
     in.vwgt.assign(static_cast<std::size_t>(n) * nc, 1);
     in.view.vwgt = in.vwgt;
@@ -164,6 +165,10 @@ std::pair<double, std::int64_t> quality(const GraphView& g, const Balance& b, do
 }  // namespace
 
 std::vector<part_t> multilevel_partition(const CsrGraph& graph, const MultilevelOptions& opts) {
+  return multilevel_partition(view_of(graph), opts);
+}
+
+std::vector<part_t> multilevel_partition(const GraphView& graph, const MultilevelOptions& opts) {
   constexpr const char* caller = "multilevel_partition";
   check_options(opts, caller);
   const HugeArrayScope reuse;  // the levels reuse each other's freed arrays
@@ -246,7 +251,7 @@ void refine_partition(const CsrGraph& graph, std::vector<part_t>& parts, const M
   constexpr const char* caller = "refine_partition";
   check_options(opts, caller);
   Input in;
-  prepare(graph, in, caller);
+  prepare(view_of(graph), in, caller);
   if (parts.size() != static_cast<std::size_t>(in.view.n))
     fail(ErrorCode::size_mismatch, caller,
          "parts holds " + std::to_string(parts.size()) + " values for " + std::to_string(in.view.n) + " vertices");

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "graph/csr_graph.hpp"
+#include "graph/ml_graph_view.hpp"
 #include "hpart/types.hpp"
 
 namespace hpart::graphk {
@@ -31,6 +32,9 @@ struct MultilevelOptions {
 // With fewer vertices than parts every vertex gets a part of its own (the largest targets
 // first) and the other parts stay empty.
 std::vector<part_t> multilevel_partition(const CsrGraph& g, const MultilevelOptions& opts);
+// The same on borrowed arrays (g.n is taken from g.xadj): a caller whose graph is already in
+// these types lends it without a copy.
+std::vector<part_t> multilevel_partition(const GraphView& g, const MultilevelOptions& opts);
 
 // Improves an existing partition in place (fewer cut edges, balance restored to the tolerance
 // where it is violated, empty parts given a vertex when there are at least `parts` vertices):
