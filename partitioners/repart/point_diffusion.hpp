@@ -3,7 +3,9 @@
 // the part graph comes from a coarse occupancy grid (part_contacts), a greedy min-cost transport
 // flow limited per edge by the weight of the source's boundary layer removes the excess
 // (diffusion_flow), and each flow p -> q is realised by moving the objects of p that lie furthest
-// towards q (largest projection on centroid_q - centroid_p) among those within two cells of q.
+// towards q among those within two cells of q: the largest projection on the interface normal
+// (from the mean cell of p's band near q to that of q's band near p; the centroids' line where
+// the bands are empty), tilted by ~3 degrees so that a lattice layer is taken in order along it.
 // The candidates are gathered from the cells of p within two cells of q only (the objects are
 // indexed by cell; q's bitmap row, dilated, marks those cells); selections over them (two-level
 // weighted histograms across ranks, exact fixed-point sums of what moved) realise each flow, and

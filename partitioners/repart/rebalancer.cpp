@@ -301,9 +301,11 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
     } else {
       rounds = diff.run(s.opts.max_rounds);
       const auto& ph = diff.phase_seconds();
-      char info[160];
-      std::snprintf(info, sizeof info, "realised %.3f of the flow; measure %.4f, contacts %.4f, flows %.4f, select %.4f s",
-                    diff.realised_fraction(), ph[0], ph[1], ph[2], ph[3]);
+      char info[224];
+      std::snprintf(info, sizeof info,
+                    "realised %.3f of the flow; surface %.4g x fresh; measure %.4f, contacts %.4f, flows %.4f, select %.4f s",
+                    diff.realised_fraction(), s.stats.surface_fresh > 0.0 ? surface / s.stats.surface_fresh : 1.0, ph[0],
+                    ph[1], ph[2], ph[3]);
       why = info;
       if (diff.imbalance() <= s.opts.tolerance) {
         kind = RebalanceKind::diffusion;
