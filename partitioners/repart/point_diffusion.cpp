@@ -189,9 +189,11 @@ void tilt(double* n, std::size_t D) {
       if (std::abs(n[d]) < std::abs(n[axis])) axis = d;
     double e[3] = {0, 0, 0};
     e[axis] = 1.0;
-    const double u[3] = {n[1] * e[2] - n[2] * e[1], n[2] * e[0] - n[0] * e[2], n[0] * e[1] - n[1] * e[0]};
+    const auto cross = [](const double* a, const double* b) {
+      return std::array<double, 3>{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+    };
+    const std::array<double, 3> u = cross(n, e), v = cross(n, u.data());
     const double lu = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-    const double v[3] = {n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]};
     for (std::size_t d = 0; d < 3; ++d) m[d] = (u[d] + kGolden * v[d]) / lu;
   } else {
     return;  // 1D: no lateral direction, a layer is one object
