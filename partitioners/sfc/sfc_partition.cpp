@@ -12,6 +12,7 @@
 #include "core/partition_metrics.hpp"
 #include "core/validate.hpp"
 #include "geometry/sfc_keys.hpp"
+#include "graph/huge_pages.hpp"
 #include "hpart/sfc.hpp"
 #include "sfc/splitter_search.hpp"
 
@@ -71,9 +72,10 @@ Partition partition(const Comm& comm, const PointSet& points, const Options& opt
 
   const GlobalExtent extent = global_extent(comm, scan);
   const detail::Stopwatch key_clock;
-  // Written in full by compute_keys: no zero fill (a whole extra pass over fresh pages).
-  const auto key_buffer = std::make_unique_for_overwrite<std::uint64_t[]>(n);
-  const std::span<std::uint64_t> keys(key_buffer.get(), n);
+  // Written in full by compute_keys: no zero fill (a whole extra pass over fresh pages). Huge-page
+  // storage, reused across calls while a Rebalancer holds a pool scope (see huge_pages.hpp).
+  graphk::HugeVector<std::uint64_t> key_buffer(n);
+  const std::span<std::uint64_t> keys(key_buffer.data(), n);
   geometry::compute_keys(points.coords, points.dim, extent.box,
                          opts.method == Method::morton ? geometry::Curve::morton : geometry::Curve::hilbert, keys);
   const double key_seconds = key_clock.seconds();

@@ -10,6 +10,7 @@
 
 #include "balance/chains.hpp"
 #include "core/log.hpp"
+#include "graph/huge_pages.hpp"
 
 namespace hpart::sfc {
 namespace {
@@ -22,20 +23,26 @@ struct Segment {
   std::int64_t count = 0;
 };
 
+// The search's large arrays (histograms of 2^16 buckets, 10^5 segments: megabytes per call) in
+// huge-page storage: inside a Rebalancer's pool scope each call reuses the last one's blocks, where
+// fresh pages cost a fault each and made every other call ~3x slower on a VM (huge_pages.hpp).
+using Counts = graphk::HugeVector<std::int64_t>;
+using Segments = graphk::HugeVector<Segment>;
 
-void allreduce_sum(std::vector<std::int64_t>& v, const Comm& comm) {
+
+void allreduce_sum(Counts& v, const Comm& comm) {
   MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_INT64_T, MPI_SUM, comm.get());
 }
 
 // Weighted histogram of the top `bits` bits of every key: weight and count per bucket.
-std::vector<std::int64_t> first_histogram(const CurveObjects& objects, int bits) {
+Counts first_histogram(const CurveObjects& objects, int bits) {
   const std::size_t buckets = std::size_t{1} << bits;
-  std::vector<std::int64_t> hist(2 * buckets, 0);
+  Counts hist(2 * buckets, 0);
   const auto n = static_cast<std::ptrdiff_t>(objects.size());
 #pragma omp parallel
   {
     // Thread-private buckets: integer sums, so the merge order does not matter.
-    std::vector<std::int64_t> mine(2 * buckets, 0);
+    Counts mine(2 * buckets, 0);
 #pragma omp for schedule(static) nowait
     for (std::ptrdiff_t i = 0; i < n; ++i) {
       const auto idx = static_cast<std::size_t>(i);
@@ -108,9 +115,9 @@ CandidateList select_candidates(const CurveObjects& objects, SlotOf slot_of) {
 
 // Adds each candidate to its cell (range slot * sub + next `bits` bits below `shift`) and
 // leaves the cell index in the candidate for the next round's filter.
-std::vector<std::int64_t> cell_histogram(const CurveObjects& objects, CandidateList& cand, std::size_t cells,
+Counts cell_histogram(const CurveObjects& objects, CandidateList& cand, std::size_t cells,
                                          int shift, int bits) {
-  std::vector<std::int64_t> hist(2 * cells, 0);
+  Counts hist(2 * cells, 0);
   const Order mask = (static_cast<Order>(1) << bits) - 1;
   const bool key_bits_only = shift >= 64;
   for (Candidate& c : cand) {
@@ -144,9 +151,9 @@ int round_bits(std::size_t active, int budget, int level) {
 }
 
 // Segments (by index) that hold a cut not yet within tolerance; sorted, unique.
-std::vector<std::size_t> unresolved_segments(const std::vector<Segment>& segs, const std::vector<double>& cut_target,
+std::vector<std::size_t> unresolved_segments(const Segments& segs, const std::vector<double>& cut_target,
                                              const std::vector<double>& cut_tol) {
-  std::vector<std::int64_t> prefix(segs.size() + 1, 0);
+  Counts prefix(segs.size() + 1, 0);
   for (std::size_t s = 0; s < segs.size(); ++s) prefix[s + 1] = prefix[s] + segs[s].weight;
   std::vector<std::size_t> active;
   for (std::size_t j = 0; j < cut_target.size(); ++j) {
@@ -174,11 +181,11 @@ std::vector<Order> find_splitters(const Comm& comm, const CurveObjects& objects,
   const std::size_t buckets = std::size_t{1} << first_bits;
 
   const detail::Stopwatch clock;
-  std::vector<std::int64_t> hist = first_histogram(objects, first_bits);
+  Counts hist = first_histogram(objects, first_bits);
   const double t_hist = clock.seconds();
   allreduce_sum(hist, comm);
   const double t_reduce = clock.seconds();
-  std::vector<Segment> segs(buckets);
+  Segments segs(buckets);
   std::int64_t total = 0;
   for (std::size_t b = 0; b < buckets; ++b) {
     segs[b] = Segment{static_cast<Order>(b) << (128 - first_bits), first_bits, hist[2 * b], hist[2 * b + 1]};
@@ -201,7 +208,7 @@ std::vector<Order> find_splitters(const Comm& comm, const CurveObjects& objects,
   local_stats.rounds = 1;
   CandidateList cand;                    // local objects inside the current active ranges
   std::vector<std::int32_t> first_slot;  // first-level bucket -> index of its active range, or -1
-  std::vector<std::int64_t> cell_of;     // per segment: its cell in the last round, or -1
+  Counts cell_of;                        // per segment: its cell in the last round, or -1
   std::size_t last_cells = 0;
   for (int round = 1;; ++round) {
     const std::vector<std::size_t> active = unresolved_segments(segs, cut_target, cut_tol);
@@ -228,10 +235,10 @@ std::vector<Order> find_splitters(const Comm& comm, const CurveObjects& objects,
     const std::size_t sub = std::size_t{1} << bits;
     const int shift = 128 - level - bits;
     last_cells = active.size() * sub;
-    std::vector<std::int64_t> sub_hist = cell_histogram(objects, cand, last_cells, shift, bits);
+    Counts sub_hist = cell_histogram(objects, cand, last_cells, shift, bits);
     allreduce_sum(sub_hist, comm);
 
-    std::vector<Segment> refined;
+    Segments refined;
     refined.reserve(segs.size() + last_cells);
     cell_of.assign(segs.size() + last_cells - active.size(), -1);
     std::size_t a = 0;
@@ -255,7 +262,7 @@ std::vector<Order> find_splitters(const Comm& comm, const CurveObjects& objects,
   const double t_refine = clock.seconds();
   // Bottleneck-optimal cuts on the discretised curve: exact integer weights, identical on
   // every rank, so every rank computes the same splitters without a broadcast.
-  std::vector<std::int64_t> weights(segs.size());
+  Counts weights(segs.size());
   for (std::size_t s = 0; s < segs.size(); ++s) weights[s] = segs[s].weight;
   const std::vector<std::int64_t> cuts = balance::chains_optimal(weights, K, opts.targets);
   std::vector<Order> splitters(static_cast<std::size_t>(K) + 1);
