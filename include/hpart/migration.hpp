@@ -41,7 +41,8 @@ class ByteWriter {
  public:
   ByteWriter(unsigned char* begin, std::size_t capacity) : at_(begin), capacity_(capacity) {}
   void write(const void* data, std::size_t n) {
-    if (written_ + n <= capacity_) std::memcpy(at_ + written_, data, n);
+    // n == 0 may come with a null pointer (an empty vector's data()): memcpy must not see it.
+    if (n > 0 && written_ + n <= capacity_) std::memcpy(at_ + written_, data, n);
     written_ += n;
   }
   template <class T>
@@ -63,6 +64,7 @@ class ByteReader {
  public:
   explicit ByteReader(std::span<const unsigned char> bytes) : bytes_(bytes) {}
   void read(void* data, std::size_t n) {
+    if (n == 0) return;  // data may be null then (an empty vector's data())
     if (read_ + n <= bytes_.size())
       std::memcpy(data, bytes_.data() + read_, n);
     else

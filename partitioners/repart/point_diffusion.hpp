@@ -129,7 +129,7 @@ class PointDiffusion {
   }
 
   Comm comm_;
-  const PointSet& points_;
+  const PointSet points_;  // a view (spans) of the caller's arrays: copied, so a temporary view may be passed
   DiffusionCache& cache_;
   std::vector<part_t>& parts_;  // the cache's buffer
   int k_;
