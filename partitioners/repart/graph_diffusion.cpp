@@ -21,11 +21,53 @@ GraphDiffusion::GraphDiffusion(const Comm& comm, const Graph& g, const graph::Gh
       tolerance_(imbalance),
       itr_(itr),
       conn_(static_cast<std::size_t>(num_parts), 0.0) {
+  const auto& adj = ghosts_.local_adjncy();
+  const std::size_t n = parts_.size(), G = ghosts_.ghosts();
+  ghost_nbr_start_.assign(G + 1, 0);
+  for (std::size_t e = 0; e < static_cast<std::size_t>(g_.xadj[n]); ++e)
+    if (static_cast<std::size_t>(adj[e]) >= n) ++ghost_nbr_start_[static_cast<std::size_t>(adj[e]) - n + 1];
+  std::partial_sum(ghost_nbr_start_.begin(), ghost_nbr_start_.end(), ghost_nbr_start_.begin());
+  ghost_nbr_.resize(static_cast<std::size_t>(ghost_nbr_start_[G]));
+  std::vector<std::int32_t> fill(ghost_nbr_start_.begin(), ghost_nbr_start_.end() - 1);
+  for (std::size_t v = 0; v < n; ++v)
+    for (auto e = g_.xadj[v]; e < g_.xadj[v + 1]; ++e) {
+      const auto u = static_cast<std::size_t>(adj[static_cast<std::size_t>(e)]);
+      if (u >= n) ghost_nbr_[static_cast<std::size_t>(fill[u - n]++)] = static_cast<std::int32_t>(v);
+    }
   measure();
+}
+
+void GraphDiffusion::mark_neighbours(std::size_t v, std::vector<char>& mark, std::vector<std::int32_t>* added) const {
+  const auto& adj = ghosts_.local_adjncy();
+  const std::size_t n = parts_.size();
+  for (auto e = g_.xadj[v]; e < g_.xadj[v + 1]; ++e) {
+    const auto u = static_cast<std::size_t>(adj[static_cast<std::size_t>(e)]);
+    if (u >= n || mark[u]) continue;
+    mark[u] = 1;
+    if (added != nullptr) added->push_back(static_cast<std::int32_t>(u));
+  }
+}
+
+void GraphDiffusion::refetch_ghosts(std::vector<char>& mark, std::vector<std::int32_t>* added) {
+  std::vector<part_t> fresh = ghosts_.fetch(std::span<const part_t>(parts_));
+  for (std::size_t k = 0; k < fresh.size(); ++k) {
+    if (fresh[k] == ghost_parts_[k]) continue;
+    for (auto j = ghost_nbr_start_[k]; j < ghost_nbr_start_[k + 1]; ++j) {
+      const auto v = static_cast<std::size_t>(ghost_nbr_[static_cast<std::size_t>(j)]);
+      if (mark[v]) continue;
+      mark[v] = 1;
+      if (added != nullptr) added->push_back(static_cast<std::int32_t>(v));
+    }
+  }
+  ghost_parts_ = std::move(fresh);
 }
 
 void GraphDiffusion::measure() {
   ghost_parts_ = ghosts_.fetch(std::span<const part_t>(parts_));
+  sum_weights();
+}
+
+void GraphDiffusion::sum_weights() {
   weight_.assign(static_cast<std::size_t>(k_), 0.0);
   for (std::size_t v = 0; v < parts_.size(); ++v) weight_[static_cast<std::size_t>(parts_[v])] += w(v);
   MPI_Allreduce(MPI_IN_PLACE, weight_.data(), k_, MPI_DOUBLE, MPI_SUM, comm_.get());
@@ -137,11 +179,30 @@ int GraphDiffusion::balance(int max_rounds) {
     std::vector<double> remaining(flows.size());
     for (std::size_t a = 0; a < flows.size(); ++a) remaining[a] = flows[a].amount;
     double moved = 0.0;  // this round, all ranks (+ 1 per vertex: weightless vertices count too)
+    // The vertices to evaluate in a layer. The first layer evaluates every vertex of a part with
+    // flows out; a later one only those whose evaluation can have changed: the last layer's
+    // candidates that were not taken (a flow may have run out), the vertices it moved, and the
+    // neighbours of moved vertices, local or ghost. Any other vertex sees the same parts and no
+    // new flow, so it stays what it was, and the candidates (sorted below) are exactly those a
+    // pass over every vertex would find.
+    std::vector<std::int32_t> check, next;
+    std::vector<char> marked(n, 0);
+    for (std::size_t v = 0; v < n; ++v) check.push_back(static_cast<std::int32_t>(v));
     for (int layer = 0; layer < kMaxLayers; ++layer) {
-      if (layer > 0) ghost_parts_ = ghosts_.fetch(std::span<const part_t>(parts_));
+      if (layer > 0) {
+        refetch_ghosts(marked, &next);
+        check.swap(next);
+        next.clear();
+        for (const std::int32_t v : check) marked[static_cast<std::size_t>(v)] = 0;
+        if (full_scan_) {
+          check.resize(n);
+          std::iota(check.begin(), check.end(), 0);
+        }
+      }
       std::vector<Candidate> cands;
       std::vector<double> cand_weight(flows.size(), 0.0);
-      for (std::size_t v = 0; v < n; ++v) {
+      for (const std::int32_t vi : check) {
+        const auto v = static_cast<std::size_t>(vi);
         const auto p = static_cast<std::size_t>(parts_[v]);
         if (out_begin[p] == out_begin[p + 1]) continue;
         connect(v);
@@ -178,10 +239,16 @@ int GraphDiffusion::balance(int max_rounds) {
         for (std::size_t c = i; c < j; ++c) order.push_back(cands[c].w);
         const std::size_t take = take_count(order, quota);
         for (std::size_t c = i; c < i + take; ++c) {
-          parts_[static_cast<std::size_t>(cands[c].v)] = static_cast<part_t>(flows[a].q);
+          const auto v = static_cast<std::size_t>(cands[c].v);
+          parts_[v] = static_cast<part_t>(flows[a].q);
           took[a] += cands[c].w;
           took.back() += 1.0;
+          if (!marked[v]) marked[v] = 1, next.push_back(cands[c].v);
+          mark_neighbours(v, marked, &next);
         }
+        for (std::size_t c = i + take; c < j; ++c)  // not taken: evaluated again next layer
+          if (!marked[static_cast<std::size_t>(cands[c].v)])
+            marked[static_cast<std::size_t>(cands[c].v)] = 1, next.push_back(cands[c].v);
         i = j;
       }
       MPI_Allreduce(MPI_IN_PLACE, took.data(), static_cast<int>(took.size()), MPI_DOUBLE, MPI_SUM, comm_.get());
@@ -199,14 +266,25 @@ int GraphDiffusion::balance(int max_rounds) {
 void GraphDiffusion::refine(int passes) {
   const std::size_t n = parts_.size();
   const double R = comm_.size();
+  // A move needs a neighbour in the target part, so only boundary vertices are visited: marked
+  // are those that may be one (every vertex with a neighbour in another part at the start, then
+  // the neighbours of every move, local or ghost). The visiting order is unchanged (ascending),
+  // and so is every result: an unmarked vertex has no move.
+  std::vector<char> marked(n, 0);
+  const auto& adj = ghosts_.local_adjncy();
+  for (std::size_t v = 0; v < n; ++v)
+    for (auto e = g_.xadj[v]; e < g_.xadj[v + 1] && !marked[v]; ++e)
+      marked[v] = part_at(adj[static_cast<std::size_t>(e)]) != parts_[v] ? 1 : 0;
   for (int pass = 0; pass < passes; ++pass) {
     const double mean = std::accumulate(weight_.begin(), weight_.end(), 0.0) / static_cast<double>(k_);
     const double limit = (1.0 + tolerance_) * mean;
     std::vector<double> room(static_cast<std::size_t>(k_));
     for (std::size_t q = 0; q < room.size(); ++q) room[q] = std::max(0.0, limit - weight_[q]) / R;
     for (std::size_t v = 0; v < n; ++v) {
+      if (!marked[v] && !full_scan_) continue;
       const part_t p = parts_[v];
       connect(v);
+      const bool interior = touched_.empty() || (touched_.size() == 1 && touched_[0] == p);
       part_t best = p;
       double best_gain = 1e-9;  // strictly positive: a move must pay for itself
       for (part_t q : touched_) {
@@ -216,13 +294,18 @@ void GraphDiffusion::refine(int passes) {
         if (gain > best_gain && w(v) <= room[static_cast<std::size_t>(q)]) best = q, best_gain = gain;
       }
       disconnect();
-      if (best == p) continue;
+      if (best == p) {
+        if (interior) marked[v] = 0;
+        continue;
+      }
       parts_[v] = best;
+      mark_neighbours(v, marked, nullptr);
       // What this rank moves out of p is room only this rank's share of p can use again.
       room[static_cast<std::size_t>(best)] -= w(v);
       room[static_cast<std::size_t>(p)] += w(v);
     }
-    measure();
+    refetch_ghosts(marked, nullptr);
+    sum_weights();
   }
 }
 

@@ -37,12 +37,22 @@ class GraphDiffusion {
   // evenly between the ranks.
   void refine(int passes);
 
+  // For tests: evaluate every vertex in every layer and refinement pass instead of the frontier
+  // (the vertices whose evaluation can have changed). The results must be identical.
+  void set_full_scan(bool on) { full_scan_ = on; }
+
   [[nodiscard]] double imbalance() const;  // of the last measured part weights
   [[nodiscard]] const std::vector<part_t>& parts() const { return parts_; }
   std::vector<part_t> take_parts() { return std::move(parts_); }
 
  private:
   void measure();  // ghost parts and part weights
+  void sum_weights();  // part weights
+  // Fetches the ghost parts again and marks (mark[v] = 1, v appended to `added` when given and
+  // not marked before) the local neighbours of every ghost whose part changed.
+  void refetch_ghosts(std::vector<char>& mark, std::vector<std::int32_t>* added);
+  // Marks v's local neighbours (as refetch_ghosts does).
+  void mark_neighbours(std::size_t v, std::vector<char>& mark, std::vector<std::int32_t>* added) const;
   [[nodiscard]] double w(std::size_t v) const {
     return g_.vwgt.empty() ? 1.0 : static_cast<double>(g_.vwgt[v * static_cast<std::size_t>(g_.ncon)]);
   }
@@ -55,15 +65,19 @@ class GraphDiffusion {
   void disconnect();
 
   Comm comm_;
-  const Graph& g_;
+  const Graph g_;  // a view (spans) of the caller's arrays: copied, so a temporary view may be passed
   const graph::GhostExchange& ghosts_;
   std::span<const part_t> home_;
   std::vector<part_t> parts_, ghost_parts_;
   int k_;
   double tolerance_, itr_;
+  bool full_scan_ = false;
   std::vector<double> weight_;  // global part weights (first weight)
   std::vector<double> conn_;
   std::vector<part_t> touched_;
+  // The local neighbours of each ghost (CSR by ghost index): a ghost's part change can only
+  // change what its neighbours see, so layers and refinement passes revisit those alone.
+  std::vector<std::int32_t> ghost_nbr_start_, ghost_nbr_;
 };
 
 }  // namespace hpart::repart

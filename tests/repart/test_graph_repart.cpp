@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "hpart/hpart.hpp"
+#include "graph/ghost_exchange.hpp"
+#include "repart/graph_diffusion.hpp"
 #include "repart/relabel_partition.hpp"
 #include "test_graphs.hpp"
 #include "test_world.hpp"
@@ -88,6 +90,49 @@ TEST(GraphRepart, DriftingHotspotMovesLittleAndBalances) { drifting_hotspot(MPI_
 TEST(GraphRepart, DriftingHotspotOnSubCommunicators) {
   const HalfWorld half;
   drifting_hotspot(half.comm);
+}
+
+// The diffusion's layers and refinement passes visit only the vertices whose evaluation can have
+// changed (the frontier); over a drift, every step's balance and refinement must give exactly
+// the parts a pass over every vertex gives (a vertex the frontier missed would differ).
+void frontier_equals_full_scan(MPI_Comm handle) {
+  const World w(handle);
+  const hpart::Comm comm(handle);
+  hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size);
+  set_hotspot(f, 0.0);
+  std::vector<hpart::part_t> parts = hpart::partition_graph(comm, f.view(), fresh_options()).partition.parts;
+  long long moved = 0;
+  for (int step = 1; step <= 4; ++step) {
+    set_hotspot(f, 0.15 * step);
+    const hpart::graph::GhostExchange ghosts(comm, f.view());
+    hpart::repart::GraphDiffusion frontier(comm, f.view(), ghosts, parts, kParts, 0.03, 1000.0);
+    hpart::repart::GraphDiffusion full(comm, f.view(), ghosts, parts, kParts, 0.03, 1000.0);
+    full.set_full_scan(true);
+    // Agreed over the ranks before asserting: a rank that returned early would leave the
+    // others waiting in the next collective.
+    const auto same_everywhere = [&] {
+      int same = frontier.parts() == full.parts() ? 1 : 0;
+      MPI_Allreduce(MPI_IN_PLACE, &same, 1, MPI_INT, MPI_MIN, handle);
+      return same == 1;
+    };
+    const int rounds = frontier.balance(8);
+    EXPECT_EQ(full.balance(8), rounds) << "step " << step;
+    EXPECT_GE(rounds, 1) << "step " << step;
+    ASSERT_TRUE(same_everywhere()) << "step " << step << ": balance";
+    frontier.refine(4);
+    full.refine(4);
+    ASSERT_TRUE(same_everywhere()) << "step " << step << ": refinement";
+    for (std::size_t v = 0; v < parts.size(); ++v) moved += parts[v] != frontier.parts()[v];
+    parts = frontier.parts();
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPI_LONG_LONG, MPI_SUM, handle);
+  EXPECT_GT(moved, 0);  // the drift made the layers move vertices
+}
+
+TEST(GraphRepart, FrontierEqualsFullScan) { frontier_equals_full_scan(MPI_COMM_WORLD); }
+TEST(GraphRepart, FrontierEqualsFullScanOnSubCommunicators) {
+  const HalfWorld half;
+  frontier_equals_full_scan(half.comm);
 }
 
 // A balanced partition under unchanged weights: nothing to balance, and refinement only moves
