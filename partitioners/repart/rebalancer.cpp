@@ -18,6 +18,7 @@
 #include "repart/rebalance_rule.hpp"
 #include "repart/rebalancer_state.hpp"
 #include "repart/relabel_partition.hpp"
+#include "sfc/partition_scanned.hpp"
 
 namespace hpart {
 
@@ -316,8 +317,10 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
     }
   }
   s.diffusion.premeasured = false;  // the pass was for this call only
+  Partition fresh;  // a from-scratch partition, before relabelling
   if (kind != RebalanceKind::diffusion) {
-    Partition fresh = hpart::partition(s.comm, points, scratch_options(s.opts));
+    // The points were validated above (that scan is also the diffusion's measuring pass).
+    fresh = sfc::partition_scanned(s.comm, points, scratch_options(s.opts), scan);
     result = std::move(fresh.parts);
     if (known) {
       s.curve_order = repart::relabel_to_overlap(s.comm, cur, result, points.weights, points.ncon, K);
@@ -331,7 +334,19 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
   }
   repart::MovedTotals moved;
   Partition out;
-  if (kind == RebalanceKind::diffusion && points.ncon == 1) {
+  if (kind != RebalanceKind::diffusion) {
+    // The fresh partition's totals, moved to the parts' new labels: no second summarising pass.
+    const auto C = static_cast<std::size_t>(fresh.ncon);
+    std::vector<double> weights(fresh.part_weights.size());
+    std::vector<long long> sizes(fresh.part_sizes.size());
+    for (std::size_t j = 0; j < s.curve_order.size(); ++j) {
+      const auto to = static_cast<std::size_t>(s.curve_order[j]);
+      sizes[to] = fresh.part_sizes[j];
+      for (std::size_t c = 0; c < C; ++c) weights[to * C + c] = fresh.part_weights[j * C + c];
+    }
+    moved = repart::moved_totals(s.comm, known ? cur : std::span<const part_t>{}, result, points.weights, points.ncon);
+    out = detail::partition_from_totals(std::move(result), K, fresh.ncon, std::move(weights), std::move(sizes), {});
+  } else if (points.ncon == 1) {
     // The diffusion knows its part totals and what it moved: no pass over the objects.
     repart::PointDiffusion::Summary sum = diffusion->summary(cur);
     moved = {sum.moved_weight, sum.moved_objects};

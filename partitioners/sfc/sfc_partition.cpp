@@ -14,6 +14,7 @@
 #include "geometry/sfc_keys.hpp"
 #include "graph/huge_pages.hpp"
 #include "hpart/sfc.hpp"
+#include "sfc/partition_scanned.hpp"
 #include "sfc/splitter_search.hpp"
 
 namespace hpart {
@@ -47,6 +48,15 @@ std::string check_options(const Options& opts) {
   return problem;
 }
 
+// The splitter search indexes local objects with 32 bits (it keeps them in 24-byte records).
+std::string check_size(const PointSet& points) {
+  if (points.size() <= 0xffffffffULL) return {};
+  return std::to_string(points.size()) + " local points on one rank; at most 2^32 - 1 are supported: use more ranks";
+}
+
+Partition partition_checked(const Comm& comm, const PointSet& points, const Options& opts,
+                            const detail::PointScan& scan, const detail::Stopwatch& clock);
+
 }  // namespace
 
 Partition partition(const Comm& comm, const PointSet& points, const Options& opts) {
@@ -58,11 +68,24 @@ Partition partition(const Comm& comm, const PointSet& points, const Options& opt
     scan = detail::scan_points(points);
     problem = detail::check_points(points, &scan);
   }
-  // The splitter search indexes local objects with 32 bits (it keeps them in 24-byte records).
-  if (problem.empty() && points.size() > 0xffffffffULL)
-    problem = std::to_string(points.size()) + " local points on one rank; at most 2^32 - 1 are supported: use more ranks";
+  if (problem.empty()) problem = check_size(points);
   comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input, problem);
+  return partition_checked(comm, points, opts, scan, clock);
+}
 
+Partition sfc::partition_scanned(const Comm& comm, const PointSet& points, const Options& opts,
+                                 const detail::PointScan& scan) {
+  const detail::Stopwatch clock;
+  std::string problem = check_options(opts);
+  if (problem.empty()) problem = check_size(points);
+  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input, problem);
+  return partition_checked(comm, points, opts, scan, clock);
+}
+
+namespace {
+
+Partition partition_checked(const Comm& comm, const PointSet& points, const Options& opts,
+                            const detail::PointScan& scan, const detail::Stopwatch& clock) {
   const std::size_t n = points.size();
   long long counts[2] = {static_cast<long long>(n), 0};  // global count, ids before this rank
   MPI_Allreduce(MPI_IN_PLACE, counts, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
@@ -114,5 +137,7 @@ Partition partition(const Comm& comm, const PointSet& points, const Options& opt
                   std::to_string(result.metrics.imbalance.empty() ? 0.0 : result.metrics.imbalance[0]));
   return result;
 }
+
+}  // namespace
 
 }  // namespace hpart

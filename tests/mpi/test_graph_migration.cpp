@@ -36,7 +36,8 @@ std::vector<double> sums(MPI_Comm comm, const hpart::GraphFile& f) {
   std::vector<double> s(6, 0.0);  // vertices, edge entries, weight 0, weight 1, edge weight, x + y
   s[0] = static_cast<double>(f.xadj.size() - 1);
   s[1] = static_cast<double>(f.adjncy.size());
-  for (std::size_t v = 0; v + 1 < f.xadj.size(); ++v) s[2] += f.vwgt[2 * v], s[3] += f.vwgt[2 * v + 1];
+  for (std::size_t v = 0; v + 1 < f.xadj.size(); ++v)
+    s[2] += static_cast<double>(f.vwgt[2 * v]), s[3] += static_cast<double>(f.vwgt[2 * v + 1]);
   for (std::int64_t w : f.adjwgt) s[4] += static_cast<double>(w);
   for (double c : f.coords) s[5] += c;
   MPI_Allreduce(MPI_IN_PLACE, s.data(), 6, MPI_DOUBLE, MPI_SUM, comm);
@@ -96,7 +97,9 @@ void partitioned_grid_moves(MPI_Comm handle) {
   const hpart::Comm comm(handle);
   const hpart::GraphFile f = weighted_grid(w.rank, w.size);
   constexpr int K = 7;
-  const std::vector<hpart::part_t> parts = hpart::partition_graph(comm, f.view(), {.parts = K}).partition.parts;
+  hpart::GraphOptions o;
+  o.parts = K;
+  const std::vector<hpart::part_t> parts = hpart::partition_graph(comm, f.view(), o).partition.parts;
   const hpart::PartOwners owners{K, w.size};
   const hpart::MigratedGraph m = hpart::migrate_graph(comm, f.view(), parts, owners);
   std::vector<int> owner_of_part(K);
