@@ -43,6 +43,13 @@ void set_hotspot(hpart::GraphFile& f, double t) {
   }
 }
 
+// This rank's rows of the kSide x kSide grid graph, weighted by the hotspot at its start.
+hpart::GraphFile hotspot_grid(const World& w) {
+  hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size);
+  set_hotspot(f, 0.0);
+  return f;
+}
+
 double migrated_weight(MPI_Comm comm, const hpart::GraphFile& f, const std::vector<hpart::part_t>& a,
                        const std::vector<hpart::part_t>& b) {
   double w = 0.0;
@@ -55,8 +62,7 @@ double migrated_weight(MPI_Comm comm, const hpart::GraphFile& f, const std::vect
 void drifting_hotspot(MPI_Comm handle) {
   const World w(handle);
   const hpart::Comm comm(handle);
-  hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size);
-  set_hotspot(f, 0.0);
+  hpart::GraphFile f = hotspot_grid(w);
   std::vector<hpart::part_t> parts = hpart::partition_graph(comm, f.view(), fresh_options()).partition.parts;
   double incremental_total = 0.0, scratch_total = 0.0;
   for (int step = 1; step <= 4; ++step) {
@@ -98,8 +104,7 @@ TEST(GraphRepart, DriftingHotspotOnSubCommunicators) {
 void frontier_equals_full_scan(MPI_Comm handle) {
   const World w(handle);
   const hpart::Comm comm(handle);
-  hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size);
-  set_hotspot(f, 0.0);
+  hpart::GraphFile f = hotspot_grid(w);
   std::vector<hpart::part_t> parts = hpart::partition_graph(comm, f.view(), fresh_options()).partition.parts;
   long long moved = 0;
   for (int step = 1; step <= 4; ++step) {
