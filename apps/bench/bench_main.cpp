@@ -150,9 +150,9 @@ std::string validate(const Cli& cli, hpart_bench::RepartSuiteConfig& cfg) {
   if (cli.steps < 1) return "--steps must be >= 1 (got " + std::to_string(cli.steps) + ")";
   for (const std::string& name : cli.cases)
     if (!hpart_bench::is_repart_case(name))
-      return "unknown case '" + name + "' for suite repart (available: drift3d, graphdrift)";
+      return "unknown case '" + name + "' for suite repart (available: drift3d, graphdrift, griddrift)";
   if (!cli.cases.empty()) cfg.cases = cli.cases;
-  if (cli.side_given) cfg.graph_side = cli.side;
+  if (cli.side_given) cfg.graph_side = cfg.grid_side = cli.side;
   if (!cli.libraries.empty()) cfg.run_hpart = cfg.run_zoltan = false;
   for (const std::string& lib : cli.libraries) {
     if (lib == "hpart") cfg.run_hpart = true;
@@ -172,7 +172,7 @@ int run(int argc, char** argv, int rank) {
   app.add_option("--cases", cli.cases,
                  "comma-separated cases (default: all). points: uniform3d, clusters3d, plane; grid: hotspot2d, hotspot3d, amr2d; "
                  "hier: hotspot3d, graph (delaunay_n15, or --graph FILE), hotspot2d; graph: the shared graphs, grid3d, rgg2d; "
-                 "repart: drift3d (default), graphdrift")
+                 "repart: drift3d (default), graphdrift, griddrift")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--libraries", cli.libraries, "comma-separated (default: all). points: hpart, floor, zoltan; grid: hpart, naive, zoltan; graph: hpart, metis, scotch, zoltan")
@@ -180,7 +180,7 @@ int run(int argc, char** argv, int rank) {
       ->capture_default_str();
   app.add_option("--side2d", cli.side2d, "grid suite: cells per side of hotspot2d and amr2d")->capture_default_str();
   app.add_option("--side3d", cli.side3d, "grid suite: cells per side of hotspot3d")->capture_default_str();
-  app.add_option("--side", cli.side, "repart suite: cells per side of drift3d; when given, also vertices per side of graphdrift's grid graph (else 512)")->capture_default_str();
+  app.add_option("--side", cli.side, "repart suite: cells per side of drift3d; when given, also vertices per side of graphdrift's grid graph (else 512) and cells per side of griddrift (else 1024)")->capture_default_str();
   app.add_option("--steps", cli.steps, "repart suite: steps of the drift")->capture_default_str();
   app.add_option("--topology", cli.topology, "hier suite: emulated topology NxM (N nodes of M ranks; N*M = np)")
       ->capture_default_str();

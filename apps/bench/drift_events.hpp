@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <initializer_list>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -16,6 +17,9 @@
 #include "hpart/comm.hpp"
 #include "hpart/types.hpp"
 #include "repart_suite.hpp"
+#if HPART_HAVE_ZOLTAN
+#include "zoltan_baseline.hpp"
+#endif
 
 namespace hpart_bench {
 
@@ -69,6 +73,52 @@ DriftTotals run_drift_events(const hpart::Comm& comm, const RepartSuiteConfig& c
     ++t.events;
   }
   return t;
+}
+
+#if HPART_HAVE_ZOLTAN
+// Zoltan's geometric methods on the same points, from scratch at every event: each name is a
+// Zoltan LB_METHOD, or "rcb-reuse" (RCB with RCB_REUSE and KEEP_CUTS); run(method) runs one.
+template <class Run>
+void run_zoltan_geometric(const hpart::Comm& comm, int K, const hpart_apps::LocalPoints& pts,
+                          std::initializer_list<const char*> names, Run&& run) {
+  for (const char* name : names) {
+    const bool reuse = std::string(name) == "rcb-reuse";
+    ZoltanPartitioner z(comm.get(), reuse ? "rcb" : name, K, pts);
+    if (reuse) z.set_param("RCB_REUSE", "1"), z.set_param("KEEP_CUTS", "1");
+    CallStats stats;
+    auto call = [&] { return partition_measured(comm, z, 1, false, stats); };
+    RepartMethod m{"zoltan", name, call, [&](const std::vector<hpart::part_t>&) { return call(); }};
+    run(m);
+  }
+}
+#endif
+
+// Global weight per part of the local objects' weights (one per object).
+inline std::vector<double> weights_per_part(const hpart::Comm& comm, const std::vector<double>& weights,
+                                            const std::vector<hpart::part_t>& parts, int K) {
+  std::vector<double> w(static_cast<std::size_t>(K), 0.0);
+  for (std::size_t i = 0; i < parts.size(); ++i) w[static_cast<std::size_t>(parts[i])] += weights[i];
+  MPI_Allreduce(MPI_IN_PLACE, w.data(), K, MPI_DOUBLE, MPI_SUM, comm.get());
+  return w;
+}
+
+// Cell faces between different parts over a grid split into slabs of consecutive layers over
+// the ranks: `local` faces counted inside this rank's slab, plus those between its last layer
+// and the next rank's first (layer cells each; an empty slab passes nothing), over all ranks.
+inline long long slab_faces(const hpart::Comm& comm, long long local, const std::vector<hpart::part_t>& parts,
+                            long long layer) {
+  const long long layers = static_cast<long long>(parts.size()) / std::max(1LL, layer);
+  std::vector<hpart::part_t> mine(static_cast<std::size_t>(layer), -1), above(static_cast<std::size_t>(layer), -1);
+  if (layers > 0) std::copy(parts.begin(), parts.begin() + layer, mine.begin());
+  const int r = comm.rank(), R = comm.size();
+  MPI_Sendrecv(mine.data(), static_cast<int>(layer), MPI_INT32_T, r > 0 ? r - 1 : MPI_PROC_NULL, 7, above.data(),
+               static_cast<int>(layer), MPI_INT32_T, r + 1 < R ? r + 1 : MPI_PROC_NULL, 7, comm.get(), MPI_STATUS_IGNORE);
+  long long cut = local;
+  if (layers > 0 && r + 1 < R && above[0] >= 0)
+    for (long long i = 0; i < layer; ++i)
+      cut += parts[static_cast<std::size_t>(layer * (layers - 1) + i)] != above[static_cast<std::size_t>(i)];
+  MPI_Allreduce(MPI_IN_PLACE, &cut, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
+  return cut;
 }
 
 // The summary record of one method over a scenario of n objects (comm_volume left to the case).

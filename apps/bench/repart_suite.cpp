@@ -11,12 +11,10 @@
 #include <numeric>
 
 #include "graph_drift_case.hpp"
+#include "grid_drift_case.hpp"
 #include "drift_events.hpp"
 #include "hpart/hpart.hpp"
 #include "point_generators.hpp"
-#if HPART_HAVE_ZOLTAN
-#include "zoltan_baseline.hpp"
-#endif
 
 namespace hpart_bench {
 namespace {
@@ -67,14 +65,6 @@ void set_weights(DriftCase& c, int s, int steps) {
   }
 }
 
-std::vector<double> part_weights(const hpart::Comm& comm, const DriftCase& c, const std::vector<hpart::part_t>& parts,
-                                 int K) {
-  std::vector<double> w(static_cast<std::size_t>(K), 0.0);
-  for (std::size_t i = 0; i < parts.size(); ++i) w[static_cast<std::size_t>(parts[i])] += c.pts.weights[i];
-  MPI_Allreduce(MPI_IN_PLACE, w.data(), K, MPI_DOUBLE, MPI_SUM, comm.get());
-  return w;
-}
-
 // Cell faces between cells of different parts; the faces between slabs are counted by the lower
 // rank with the next rank's first layer.
 long long face_cut(const hpart::Comm& comm, const DriftCase& c, const std::vector<hpart::part_t>& parts) {
@@ -89,17 +79,7 @@ long long face_cut(const hpart::Comm& comm, const DriftCase& c, const std::vecto
         if (y + 1 < s) cut += p != at(x, y + 1, z);
         if (z + 1 < nz) cut += p != at(x, y, z + 1);
       }
-  // Ranks with an empty slab pass layers through unchanged (they have no cells to compare).
-  std::vector<hpart::part_t> mine(static_cast<std::size_t>(layer), -1), above(static_cast<std::size_t>(layer), -1);
-  if (nz > 0) std::copy(parts.begin(), parts.begin() + layer, mine.begin());
-  const int r = comm.rank(), R = comm.size();
-  MPI_Sendrecv(mine.data(), static_cast<int>(layer), MPI_INT32_T, r > 0 ? r - 1 : MPI_PROC_NULL, 7, above.data(),
-               static_cast<int>(layer), MPI_INT32_T, r + 1 < R ? r + 1 : MPI_PROC_NULL, 7, comm.get(),
-               MPI_STATUS_IGNORE);
-  if (nz > 0 && r + 1 < R && above[0] >= 0)
-    for (long long i = 0; i < layer; ++i) cut += parts[static_cast<std::size_t>(layer * (nz - 1) + i)] != above[static_cast<std::size_t>(i)];
-  MPI_Allreduce(MPI_IN_PLACE, &cut, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
-  return cut;
+  return slab_faces(comm, cut, parts, layer);
 }
 
 
@@ -107,7 +87,7 @@ void run_method(const hpart::Comm& comm, const RepartSuiteConfig& cfg, DriftCase
   const int K = cfg.parts;
   DriftTotals t = run_drift_events(
       comm, cfg, m, [&](int s) { set_weights(c, s, cfg.steps); },
-      [&](const std::vector<hpart::part_t>& p) { return part_weights(comm, c, p, K); },
+      [&](const std::vector<hpart::part_t>& p) { return weights_per_part(comm, c.pts.weights, p, K); },
       [&](std::size_t i) { return c.pts.weights[i]; });
   const double moved = t.moved, bound = t.bound, worst = t.worst;
   const long long events = t.events;
@@ -127,11 +107,14 @@ void run_method(const hpart::Comm& comm, const RepartSuiteConfig& cfg, DriftCase
 
 }  // namespace
 
-bool is_repart_case(const std::string& name) { return name == "drift3d" || name == "graphdrift"; }
+bool is_repart_case(const std::string& name) {
+  return name == "drift3d" || name == "graphdrift" || name == "griddrift";
+}
 
 void run_repart_suite(const hpart::Comm& comm, const RepartSuiteConfig& cfg, RecordSink& sink) {
   const auto has = [&](const char* name) { return std::find(cfg.cases.begin(), cfg.cases.end(), name) != cfg.cases.end(); };
   if (has("graphdrift")) run_graph_drift(comm, cfg, sink);
+  if (has("griddrift")) run_grid_drift(comm, cfg, sink);
   if (!has("drift3d")) return;
   DriftCase c = make_drift(comm, cfg.side);
   const int K = cfg.parts;
@@ -149,17 +132,8 @@ void run_repart_suite(const hpart::Comm& comm, const RepartSuiteConfig& cfg, Rec
     }
   }
 #if HPART_HAVE_ZOLTAN
-  if (cfg.run_zoltan) {
-    for (const char* name : {"hsfc", "rcb", "rcb-reuse"}) {
-      const bool reuse = std::string(name) == "rcb-reuse";
-      ZoltanPartitioner z(comm.get(), reuse ? "rcb" : name, K, c.pts);
-      if (reuse) z.set_param("RCB_REUSE", "1"), z.set_param("KEEP_CUTS", "1");
-      CallStats stats;
-      auto call = [&] { return partition_measured(comm, z, 1, false, stats); };
-      RepartMethod m{"zoltan", name, call, [&](const std::vector<hpart::part_t>&) { return call(); }};
-      run_method(comm, cfg, c, m, sink);
-    }
-  }
+  if (cfg.run_zoltan)
+    run_zoltan_geometric(comm, K, c.pts, {"hsfc", "rcb", "rcb-reuse"}, [&](RepartMethod& m) { run_method(comm, cfg, c, m, sink); });
 #endif
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <ctime>
+#include <optional>
 #include <vector>
 
 #include "app_clock.hpp"
@@ -77,6 +78,7 @@ int run(const hpart::Comm& comm, const HeatOptions& o) {
 
   RunSummary run;
   run.steps = o.steps;
+  std::optional<hpart::GridPartition> last;  // the current partition
   MPI_Barrier(comm.get());
   const double start = MPI_Wtime();
   for (int s = 0; s < o.steps; ++s) {
@@ -93,7 +95,10 @@ int run(const hpart::Comm& comm, const HeatOptions& o) {
       g.extent = {p.n, p.n, p.dim == 3 ? p.n : 1};
       g.local = field.owned();
       g.cost = cost;
-      const hpart::GridPartition part = hpart::partition_grid(comm, g, go);
+      // With --planes, later rebalances keep the cut tree and move its planes.
+      if (o.planes && last) last = hpart::repartition_grid(comm, g, *last, {.parts = go.parts}).grid;
+      else last = hpart::partition_grid(comm, g, go);
+      const hpart::GridPartition& part = *last;
       const hpart::GridNeighbours nb = hpart::grid_neighbours(comm, g, part, 1);
       Redistribution moved = redistribute(comm, field, boxes, part.boxes);
       field = std::move(moved.field);

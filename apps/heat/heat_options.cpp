@@ -16,6 +16,7 @@ box per rank, and the temperature moves box to box to the new owners.
 Examples (under mpirun; as root add --allow-run-as-root --oversubscribe):
   mpirun -np 2 hpart-heat                                   # 1024^2, 200 steps, rebalance every 20
   mpirun -np 2 hpart-heat --rebalance-every 0               # the same without rebalancing
+  mpirun -np 4 hpart-heat --rebalance-every 5 --planes      # rebalance by moving the cut planes
   mpirun -np 4 hpart-heat --dim 3 --method tensor --json heat.jsonl
   mpirun -np 3 hpart-heat --n 48 --steps 30 --rebalance-every 5 --check
 
@@ -42,6 +43,10 @@ std::optional<int> parse_heat_options(int argc, char** argv, int rank, HeatOptio
           },
           "blocks|tensor|uniform"))
       ->capture_default_str();
+  app.add_flag("--planes", o.planes,
+               "blocks: every rebalance after the first moves the cut planes of the previous partition "
+               "(hpart::repartition_grid: same cut tree, a plane moves only when its two sides left their share "
+               "of 2%) instead of cutting afresh");
   app.add_option("--hot", o.hot, "cost factor of the cells in the hot region")->check(CLI::Range(1, 10000))->capture_default_str();
   app.add_option("--work", o.work, "sub-steps per unit of cost (default 160 in 2D, 80 in 3D: a default run takes ~10-30 s at np 2)")
       ->check(CLI::Range(1, 100000));
@@ -77,6 +82,8 @@ std::optional<int> parse_heat_options(int argc, char** argv, int rank, HeatOptio
   else if (o.check && cells > kMaxCheckCells)
     problem = "--check runs the whole grid serially on rank 0: use at most " + std::to_string(kMaxCheckCells) +
               " cells (got " + std::to_string(cells) + ")";
+  else if (o.planes && o.method != "blocks")
+    problem = "--planes moves the cut planes of a blocks partition: use it with --method blocks";
   else if (static_cast<long long>(o.work) * o.hot > (1LL << 24))
     problem = "--work x --hot must be at most 2^24 sub-steps per cell";
   if (!problem.empty()) {

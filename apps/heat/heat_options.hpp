@@ -12,6 +12,7 @@ struct HeatOptions {
   int steps = 200;
   int rebalance_every = 20;  // 0 = partition once at step 0, never again
   std::string method = "blocks";
+  bool planes = false;  // blocks: rebalance by moving the previous partition's cut planes
   int hot = 20;       // cost factor inside the hot disk/ball
   int work = 0;       // sub-steps per unit of cost; 0 = 160 in 2D, 80 in 3D
   double radius = 0;  // of the hot region, in domain sides; 0 = the default for dim

@@ -72,6 +72,35 @@ struct GridPartition {
 // and throws the same hpart::Error on every rank.
 GridPartition partition_grid(const Comm& comm, const Grid& grid, const GridOptions& opts);
 
+// Rebalancing a blocks partition when the costs have moved, by moving its cut planes (cf.
+// Zoltan's RCB_REUSE): the cut tree stays (every box is cut along the same axis into the same
+// parts, so part ids keep their place), and a plane moves only when the two sides of its box
+// have left their share of the tolerance, to the cell layer that balances them again. A drift
+// then moves only the cells between old and new planes, and the planes it does not unbalance not
+// at all. Falls back to a fresh blocks partition when the tree no longer fits the grid.
+struct GridRepartOptions {
+  int parts = 1;            // the previous partition's parts
+  // Imbalance (max / mean - 1) that kept planes may add to what balanced planes reach, shared
+  // over the levels of the tree: a plane stays while its worse side is within (1 + tolerance)^(1 /
+  // depth) - 1 of the balanced layer's.
+  double tolerance = 0.02;
+};
+
+struct GridRepartition {
+  GridPartition grid;          // the new partition (locator, boxes, the local cells' parts)
+  double migrated_weight = 0;  // cost of the cells whose part changed, all ranks (unit cost: cells)
+  long long migrated_cells = 0;
+  int planes = 0, planes_moved = 0;  // cut planes of the tree, and how many moved
+  bool from_scratch = false;         // the tree no longer fitted: a fresh blocks partition
+};
+
+// Collective. grid: the cells and their current costs, held by the ranks in any distribution;
+// previous: a blocks partition of a grid of the same extent into opts.parts parts (from
+// partition_grid or an earlier repartition_grid). Validates like partition_grid, plus previous
+// and the options, and throws the same hpart::Error on every rank.
+GridRepartition repartition_grid(const Comm& comm, const Grid& grid, const GridPartition& previous,
+                                 const GridRepartOptions& opts);
+
 // Contact between two parts: the parts q != p whose cells lie within `halo` cells of p
 // (corners included), the cells of q in p's halo (what a stencil code receives from q), and the
 // kind of contact (1 face, 2 edge, 3 corner: the number of dimensions in which they only touch).

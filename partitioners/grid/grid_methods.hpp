@@ -24,4 +24,17 @@ MethodResult sfc_cells(const Comm& comm, const GridInput& in, const GridOptions&
 MethodResult bisection_blocks(const Comm& comm, const GridInput& in, const GridOptions& opts);
 MethodResult tensor_blocks(const Comm& comm, const GridInput& in, const GridOptions& opts, bool balanced);
 
+// The cut tree of an earlier blocks partition (`old`, of `parts` parts, equal targets) on new
+// costs: every node cut along its old axis into its old parts; a node's plane stays while its
+// worse side is within (1 + tolerance)^(1/depth) - 1 of what the balanced layer reaches, else it
+// moves to the balanced layer.
+// ok = false when the tree no longer fits (a box too thin for its old axis or its parts); the
+// result is then incomplete. Identical on every rank.
+struct ReusedBlocks {
+  MethodResult result;
+  bool ok = true;
+  int planes = 0, planes_moved = 0;
+};
+ReusedBlocks reuse_blocks(const Comm& comm, const GridInput& in, const TreeLocator& old, int parts, double tolerance);
+
 }  // namespace hpart::grid
