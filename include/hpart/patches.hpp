@@ -56,6 +56,28 @@ struct PatchPartition {
 // the same parts for any number of ranks and threads.
 PatchPartition partition_patches(const Comm& comm, const PatchList& patches, const PatchOptions& opts);
 
+// Rebalancing a patch assignment whose costs changed (or whose patches were regridded with their
+// parts kept), starting from the current parts: moves and swaps of single patches from the
+// heaviest part (the swap refinement of the methods above) until the heaviest part is within the
+// tolerance, so that only a few patches change owner. A patch keeps its part otherwise.
+struct PatchRepartOptions {
+  int parts = 1;
+  double tolerance = 0.02;  // imbalance (max / mean - 1) to reach; refinement stops there
+};
+
+struct PatchRepartition {
+  PatchPartition result;      // the new part of each local patch, part boxes and metrics
+  double migrated_weight = 0;  // cost of the patches whose part changed, all ranks
+  long long migrated_patches = 0;
+  int steps = 0;  // moves and swaps made (the same on every rank)
+};
+
+// Collective. current: the part of each local patch (one per list.boxes entry, in [0, parts)).
+// Validates as partition_patches, plus current and the options, on every rank. Deterministic:
+// the result does not depend on how the list is spread over ranks.
+PatchRepartition repartition_patches(const Comm& comm, const PatchList& patches, std::span<const part_t> current,
+                                     const PatchRepartOptions& opts);
+
 // Collective: for a patch partition, what each part exchanges when every patch fills a ghost
 // layer of width `halo` (corners included) from the patches around it (AMReX FillBoundary): per
 // part, the parts owning cells in the ghost layers of its patches, how many such cells, and the

@@ -67,6 +67,33 @@ std::vector<part_t> assign(std::span<const double> cost, const PatchOptions& opt
   return parts;
 }
 
+// The part boxes (bounding box of each part's patches) and the summary of the local patches' parts.
+PatchPartition make_result(const Comm& comm, const patches::GatheredPatches& g, const PatchList& list,
+                           const std::vector<part_t>& part_of, int K) {
+  PatchPartition out;
+  out.boxes.assign(static_cast<std::size_t>(K), Box{});
+  for (Box& b : out.boxes) {
+    b.dim = list.dim;
+    for (int d = 0; d < list.dim; ++d) b.lo[static_cast<std::size_t>(d)] = 0, b.hi[static_cast<std::size_t>(d)] = -1;
+  }
+  std::vector<bool> seen(static_cast<std::size_t>(K), false);
+  for (std::size_t i = 0; i < part_of.size(); ++i) {
+    const auto p = static_cast<std::size_t>(part_of[i]);
+    Box& b = out.boxes[p];
+    for (int d = 0; d < list.dim; ++d) {
+      const auto k = static_cast<std::size_t>(d);
+      b.lo[k] = seen[p] ? std::min(b.lo[k], g.boxes[i].lo[k]) : g.boxes[i].lo[k];
+      b.hi[k] = seen[p] ? std::max(b.hi[k], g.boxes[i].hi[k]) : g.boxes[i].hi[k];
+    }
+    seen[p] = true;
+  }
+  std::vector<part_t> local(part_of.begin() + static_cast<std::ptrdiff_t>(g.local_begin()),
+                            part_of.begin() + static_cast<std::ptrdiff_t>(g.local_end()));
+  const std::span<const double> local_cost(g.cost.data() + g.local_begin(), g.local_end() - g.local_begin());
+  out.partition = detail::summarise_partition(comm, std::move(local), K, local_cost, 1, {});
+  return out;
+}
+
 }  // namespace
 
 const char* to_string(PatchMethod m) {
@@ -98,27 +125,7 @@ PatchPartition partition_patches(const Comm& comm, const PatchList& list, const 
   std::vector<part_t> part_of(order.size());
   for (std::size_t k = 0; k < order.size(); ++k) part_of[order[k]] = in_order[k];
 
-  PatchPartition out;
-  out.boxes.assign(static_cast<std::size_t>(opts.parts), Box{});
-  for (Box& b : out.boxes) {
-    b.dim = list.dim;
-    for (int d = 0; d < list.dim; ++d) b.lo[static_cast<std::size_t>(d)] = 0, b.hi[static_cast<std::size_t>(d)] = -1;
-  }
-  std::vector<bool> seen(static_cast<std::size_t>(opts.parts), false);
-  for (std::size_t i = 0; i < part_of.size(); ++i) {
-    const auto p = static_cast<std::size_t>(part_of[i]);
-    Box& b = out.boxes[p];
-    for (int d = 0; d < list.dim; ++d) {
-      const auto k = static_cast<std::size_t>(d);
-      b.lo[k] = seen[p] ? std::min(b.lo[k], g.boxes[i].lo[k]) : g.boxes[i].lo[k];
-      b.hi[k] = seen[p] ? std::max(b.hi[k], g.boxes[i].hi[k]) : g.boxes[i].hi[k];
-    }
-    seen[p] = true;
-  }
-  std::vector<part_t> local(part_of.begin() + static_cast<std::ptrdiff_t>(g.local_begin()),
-                            part_of.begin() + static_cast<std::ptrdiff_t>(g.local_end()));
-  const std::span<const double> local_cost(g.cost.data() + g.local_begin(), g.local_end() - g.local_begin());
-  out.partition = detail::summarise_partition(comm, std::move(local), opts.parts, local_cost, 1, {});
+  PatchPartition out = make_result(comm, g, list, part_of, opts.parts);
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
   out.partition.metrics.seconds = seconds;
@@ -126,6 +133,51 @@ PatchPartition partition_patches(const Comm& comm, const PatchList& list, const 
               std::string("partition_patches ") + to_string(opts.method) + ": " + std::to_string(g.boxes.size()) +
                   " patches, " + std::to_string(opts.parts) + " parts, " + std::to_string(seconds) + " s, imbalance " +
                   std::to_string(out.partition.metrics.imbalance.at(0)));
+  return out;
+}
+
+PatchRepartition repartition_patches(const Comm& comm, const PatchList& list, std::span<const part_t> current,
+                                     const PatchRepartOptions& opts) {
+  const detail::Stopwatch clock;
+  const bool tolerance_ok = opts.tolerance >= 0.0 && opts.tolerance < 10.0;
+  comm.agree(tolerance_ok ? ErrorCode::ok : ErrorCode::invalid_argument,
+             "repartition_patches: tolerance must be in [0, 10) (got " + std::to_string(opts.tolerance) + ")");
+  const patches::GatheredPatches g = patches::gather_patches(comm, list, opts.parts);
+  std::string bad;
+  if (current.size() != list.boxes.size())
+    bad = "repartition_patches: current has " + std::to_string(current.size()) + " parts for " +
+          std::to_string(list.boxes.size()) + " local patches";
+  for (std::size_t i = 0; bad.empty() && i < current.size(); ++i)
+    if (current[i] < 0 || current[i] >= opts.parts)
+      bad = "repartition_patches: local patch " + std::to_string(i) + " is in part " + std::to_string(current[i]) +
+            ", outside [0, " + std::to_string(opts.parts) + ")";
+  comm.agree(bad.empty() ? ErrorCode::ok : ErrorCode::invalid_input, bad);
+  const std::vector<part_t> before =
+      patches::gather_parts(comm, g, std::vector<part_t>(current.begin(), current.end()));
+
+  // The refinement in the canonical (curve) order, so that its ties do not depend on the input's
+  // spread over ranks.
+  const std::vector<std::size_t> order = canonical_order(g, list, Method::hilbert);
+  std::vector<double> cost(order.size());
+  std::vector<part_t> in_order(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) cost[k] = g.cost[order[k]], in_order[k] = before[order[k]];
+  const double total = std::accumulate(cost.begin(), cost.end(), 0.0);
+  const int max_steps = static_cast<int>(std::min<std::size_t>(2 * cost.size() + static_cast<std::size_t>(opts.parts), 1 << 24));
+  PatchRepartition out;
+  out.steps = patches::refine_by_swaps(cost, in_order, opts.parts, max_steps, (1.0 + opts.tolerance) * total / opts.parts);
+  std::vector<part_t> part_of(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) part_of[order[k]] = in_order[k];
+  for (std::size_t i = 0; i < part_of.size(); ++i)
+    if (part_of[i] != before[i]) out.migrated_weight += g.cost[i], ++out.migrated_patches;
+
+  out.result = make_result(comm, g, list, part_of, opts.parts);
+  double seconds = clock.seconds();
+  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  out.result.partition.metrics.seconds = seconds;
+  detail::log(comm, 1,
+              "repartition_patches: " + std::to_string(g.boxes.size()) + " patches, " + std::to_string(out.steps) +
+                  " moves/swaps, " + std::to_string(out.migrated_patches) + " patches migrated, imbalance " +
+                  std::to_string(out.result.partition.metrics.imbalance.at(0)));
   return out;
 }
 

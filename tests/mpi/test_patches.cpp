@@ -332,3 +332,116 @@ TEST(PatchBadInput, BoxesCostsAndOptions) {
 }
 
 }  // namespace
+
+// repartition_patches: the costs of a partitioned level drift (a hot spot moving over the
+// patches); each rebalance starts from the current parts, reaches the tolerance where the swap
+// refinement can, moves only a few patches (far fewer than a fresh sfc-swap partition reassigns),
+// reports what moved, and gives the same parts however the list is spread over the ranks.
+namespace {
+
+// Cost of each patch of L with a hot spot at fraction t along the diagonal (peak 8x).
+std::vector<double> drifted_costs(const Level& L, double t) {
+  std::vector<double> cost(L.boxes.size());
+  const double c = 0.2 + 0.6 * t;
+  for (std::size_t i = 0; i < L.boxes.size(); ++i) {
+    const Box& b = L.boxes[i];
+    double r2 = 0;
+    for (int d = 0; d < L.dim; ++d) {
+      const auto k = static_cast<std::size_t>(d);
+      const double u = (static_cast<double>(b.lo[k] + b.hi[k]) / 2.0 + 0.5) / static_cast<double>(L.extent[k]) - c;
+      r2 += u * u;
+    }
+    cost[i] = static_cast<double>(b.volume()) * (1.0 + 7.0 * std::exp(-r2 / (2 * 0.15 * 0.15)));
+  }
+  return cost;
+}
+
+void patch_drift(MPI_Comm handle) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(handle, &rank);
+  MPI_Comm_size(handle, &size);
+  const hpart::Comm comm(handle);
+  Level L = make_level(2, {256, 192, 1}, 8);
+  const std::vector<std::size_t> mine = share(L.boxes.size(), rank, size);
+  constexpr int K = 6;
+  hpart::PatchOptions fresh_opts;
+  fresh_opts.parts = K;
+  L.cost = drifted_costs(L, 0.0);
+  LocalLevel local = local_level(L, mine);
+  std::vector<hpart::part_t> parts = hpart::partition_patches(comm, local.list, fresh_opts).partition.parts;
+  // The whole list on this rank alone, for the rank-independence check.
+  std::vector<std::size_t> all(L.boxes.size());
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  std::vector<hpart::part_t> parts_alone;
+  {
+    const LocalLevel whole = local_level(L, all);
+    parts_alone = hpart::partition_patches(hpart::Comm(MPI_COMM_SELF), whole.list, fresh_opts).partition.parts;
+  }
+  double incremental = 0.0, fresh = 0.0;
+  for (int step = 1; step <= 4; ++step) {
+    L.cost = drifted_costs(L, 0.2 * step);
+    local = local_level(L, mine);
+    const hpart::PatchRepartition r = hpart::repartition_patches(comm, local.list, parts, {.parts = K, .tolerance = 0.02});
+    ASSERT_EQ(r.result.partition.parts.size(), mine.size());
+    EXPECT_LE(r.result.partition.metrics.imbalance[0], 0.02 + 1e-12) << "step " << step;
+    EXPECT_EQ(r.result.partition.metrics.objects, static_cast<long long>(L.boxes.size()));
+    // What moved, recounted over the ranks.
+    double moved[2] = {0.0, 0.0};
+    for (std::size_t i = 0; i < mine.size(); ++i)
+      if (parts[i] != r.result.partition.parts[i]) moved[0] += local.cost[i], moved[1] += 1.0;
+    MPI_Allreduce(MPI_IN_PLACE, moved, 2, MPI_DOUBLE, MPI_SUM, handle);
+    EXPECT_NEAR(r.migrated_weight, moved[0], 1e-9 * moved[0] + 1e-9);
+    EXPECT_EQ(r.migrated_patches, static_cast<long long>(moved[1]));
+    // The same on one rank holding the whole list.
+    const LocalLevel whole = local_level(L, all);
+    const hpart::PatchRepartition ra =
+        hpart::repartition_patches(hpart::Comm(MPI_COMM_SELF), whole.list, parts_alone, {.parts = K, .tolerance = 0.02});
+    for (std::size_t i = 0; i < mine.size(); ++i)
+      ASSERT_EQ(r.result.partition.parts[i], ra.result.partition.parts[mine[i]]) << "step " << step;
+    // A fresh partition of the new costs reassigns far more.
+    const hpart::PatchPartition f = hpart::partition_patches(comm, local.list, fresh_opts);
+    double fresh_moved = 0.0;
+    for (std::size_t i = 0; i < mine.size(); ++i)
+      if (parts[i] != f.partition.parts[i]) fresh_moved += local.cost[i];
+    MPI_Allreduce(MPI_IN_PLACE, &fresh_moved, 1, MPI_DOUBLE, MPI_SUM, handle);
+    incremental += r.migrated_weight;
+    fresh += fresh_moved;
+    parts = r.result.partition.parts;
+    parts_alone = ra.result.partition.parts;
+  }
+  EXPECT_GT(incremental, 0.0);
+  EXPECT_LT(incremental, 0.5 * fresh);
+  // Unchanged costs: nothing moves.
+  const hpart::PatchRepartition same = hpart::repartition_patches(comm, local.list, parts, {.parts = K, .tolerance = 0.02});
+  EXPECT_EQ(same.migrated_patches, 0);
+  EXPECT_EQ(same.result.partition.parts, parts);
+}
+
+}  // namespace
+
+TEST(PatchRepartition, DriftMovesFewPatches) { patch_drift(MPI_COMM_WORLD); }
+TEST(PatchRepartition, DriftOnSubCommunicators) {
+  const hpart::testing::HalfWorld h;
+  patch_drift(h.comm);
+}
+
+TEST(PatchRepartition, BadInputFailsOnEveryRank) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const Level L = make_level(2, {64, 48, 1}, 16);
+  const LocalLevel l = local_level(L, share(L.boxes.size(), w.rank, w.size));
+  std::vector<hpart::part_t> parts(l.boxes.size(), 0);
+  const bool last = w.rank == w.size - 1;
+  std::vector<hpart::part_t> wrong_length = parts;
+  if (last) wrong_length.push_back(0);
+  expect_error_everywhere([&] { (void)hpart::repartition_patches(comm, l.list, wrong_length, {.parts = 4}); },
+                          "local patches");
+  std::vector<hpart::part_t> out_of_range = parts;
+  if (last && !out_of_range.empty()) out_of_range[0] = 4;
+  if (last && out_of_range.empty()) out_of_range.push_back(4);  // also the wrong length: either error
+  expect_error_everywhere([&] { (void)hpart::repartition_patches(comm, l.list, out_of_range, {.parts = 4}); },
+                          "repartition_patches: ");
+  expect_error_everywhere(
+      [&] { (void)hpart::repartition_patches(comm, l.list, parts, {.parts = 4, .tolerance = std::nan("")}); },
+      "tolerance must be in [0, 10)");
+}
