@@ -37,7 +37,8 @@ is the same layout) or MatrixMarket coordinate files (the pattern, symmetrised);
 its byte range, errors name the line (asymmetric edges, ids out of range, weights, truncation).
 
 Related programs (same build): hpart-bench (benchmark suites: points, grid, hier, graph, repart,
-tensor), hpart-heat (grid heat diffusion, rebalanced), hpart-particles (drifting particles with
+tensor), hpart-heat (grid heat diffusion, rebalanced afresh or, with --planes, by moving the
+cut planes of its blocks partition), hpart-particles (drifting particles with
 the feedback Rebalancer: --mode static|always|feedback), hpart-train (domain-parallel CNN
 training on sharded Kokkos tensors). Each has its own --help; docs/ explains the library calls.
 
