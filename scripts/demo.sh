@@ -3,7 +3,8 @@
 #  1. partitions a generated point set, migrates it, lets the load shift and rebalances (table);
 #  2. partitions a 2D grid with a cost hotspot by every grid method and hierarchically (table,
 #     pictures), and the same field as an AMR patch level;
-#  3. runs the heat-diffusion example app briefly (per-step time and imbalance, rebalancing);
+#  3. runs the heat-diffusion example app briefly (per-step time and imbalance, rebalancing afresh
+#     and by moving cut planes);
 #  3b. runs the drifting-particles app partitioned once and with the Rebalancer deciding when
 #     (feedback: measured step times -> model -> rebalance when it pays), and a short
 #     domain-parallel CNN training on sharded tensors (if Kokkos was found);
@@ -21,9 +22,11 @@ out="$build/demo"
 mkdir -p "$out"
 "${mpi[@]}" -np 4 "$build/examples/basic/grid_demo" --n 1024 --parts 16 --png "$out"
 echo
-echo "== hpart-heat: heat diffusion with a moving hot region, rebalanced every 5 steps, then never =="
-for every in 5 0; do
-  "${mpi[@]}" -np 4 "$build/apps/heat/hpart-heat" --n 512 --steps 100 --rebalance-every $every --print-every 25 --clock cpu
+echo "== hpart-heat: heat diffusion with a moving hot region, rebalanced every 5 steps (afresh, then by"
+echo "   moving the cut planes of the last partition: --planes), then never =="
+for run in "--rebalance-every 5" "--rebalance-every 5 --planes" "--rebalance-every 0"; do
+  # shellcheck disable=SC2086  # $run holds several options
+  "${mpi[@]}" -np 4 "$build/apps/heat/hpart-heat" --n 512 --steps 100 $run --print-every 25 --clock cpu
 done
 echo
 echo "== hpart-particles: a drifting dense blob; partitioned once, then the Rebalancer decides when =="
