@@ -77,7 +77,8 @@ GridPartition partition_grid(const Comm& comm, const Grid& grid, const GridOptio
 // parts, so part ids keep their place), and a plane moves only when the two sides of its box
 // have left their share of the tolerance, to the cell layer that balances them again. A drift
 // then moves only the cells between old and new planes, and the planes it does not unbalance not
-// at all. Falls back to a fresh blocks partition when the tree no longer fits the grid.
+// at all. Falls back to a fresh blocks partition when the tree no longer fits the grid. Parts are
+// balanced to equal sizes (a partition made with target_sizes is rebalanced to equal ones).
 struct GridRepartOptions {
   int parts = 1;            // the previous partition's parts
   // Imbalance (max / mean - 1) that kept planes may add to what balanced planes reach, shared
