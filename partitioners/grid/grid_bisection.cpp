@@ -205,10 +205,6 @@ ReusedBlocks reuse_blocks(const Comm& comm, const GridInput& in, const TreeLocat
   const double level_tolerance = depth > 0 ? std::pow(1.0 + tolerance, 1.0 / depth) - 1.0 : tolerance;
   ReusedBlocks out;
   const auto node_of = [&](const Task& t) -> const CutNode& { return old.nodes[static_cast<std::size_t>(t.old)]; };
-  const auto axis = [&](const Task& t) {
-    const CutNode& c = node_of(t);
-    return c.lower >= 0 && t.box.size(c.dim) >= 2 ? c.dim : -1;
-  };
   std::vector<int> old_of_new{0};  // the earlier node of each new node, in creation order
   const auto place = [&](const Task& t, std::span<const std::int64_t> bins) {
     const CutNode& c = node_of(t);
@@ -245,13 +241,14 @@ ReusedBlocks reuse_blocks(const Comm& comm, const GridInput& in, const TreeLocat
   // The children of a cut task take the children of its old node (in the loop's creation order).
   Task root{in.grid->domain(), 0, parts, 0, 0};
   bool misfit = false;  // a box too thin to cut along its old axis
-  const auto axis_tracking = [&](Task& t) {
+  const auto axis = [&](Task& t) {
     t.old = old_of_new[static_cast<std::size_t>(t.node)];
     const CutNode& c = node_of(t);
-    if (c.lower >= 0 && t.box.size(c.dim) < 2) misfit = true;
-    return axis(t);
+    if (c.lower < 0) return -1;  // an old leaf
+    if (t.box.size(c.dim) < 2) misfit = true;
+    return misfit ? -1 : c.dim;
   };
-  out.ok = cut_recursively(comm, in, parts, root, axis_tracking, place, out.result) && !misfit;
+  out.ok = cut_recursively(comm, in, parts, root, axis, place, out.result) && !misfit;
   return out;
 }
 

@@ -11,6 +11,7 @@
 
 #include "core/log.hpp"
 #include "core/partition_metrics.hpp"
+#include "core/validate.hpp"
 #include "grid/grid_locator.hpp"
 #include "patches/patch_assign.hpp"
 #include "patches/patch_gather.hpp"
@@ -46,22 +47,26 @@ std::vector<std::size_t> canonical_order(const patches::GatheredPatches& g, cons
   return order;
 }
 
-std::vector<part_t> assign(std::span<const double> cost, const PatchOptions& opts) {
-  const int K = opts.parts;
+// The swap refinement until the heaviest part is within `imbalance` of the mean; returns its steps.
+int refine_to(std::span<const double> cost, std::vector<part_t>& parts, int K, double imbalance) {
   const double total = std::accumulate(cost.begin(), cost.end(), 0.0);
-  const double good_enough = (1.0 + opts.imbalance) * total / K;
   // Enough steps for every patch to move a couple of times; in practice it stops far sooner.
   const int max_steps = static_cast<int>(std::min<std::size_t>(2 * cost.size() + static_cast<std::size_t>(K), 1 << 24));
+  return patches::refine_by_swaps(cost, parts, K, max_steps, (1.0 + imbalance) * total / K);
+}
+
+std::vector<part_t> assign(std::span<const double> cost, const PatchOptions& opts) {
+  const int K = opts.parts;
   std::vector<part_t> parts;
   switch (opts.method) {
     case PatchMethod::knapsack:
       parts = patches::assign_knapsack(cost, K);
-      patches::refine_by_swaps(cost, parts, K, max_steps, good_enough);
+      refine_to(cost, parts, K, opts.imbalance);
       break;
     case PatchMethod::sfc: parts = patches::assign_chains(cost, K); break;
     case PatchMethod::sfc_swap:
       parts = patches::assign_chains(cost, K);
-      patches::refine_by_swaps(cost, parts, K, max_steps, good_enough);
+      refine_to(cost, parts, K, opts.imbalance);
       break;
   }
   return parts;
@@ -147,10 +152,8 @@ PatchRepartition repartition_patches(const Comm& comm, const PatchList& list, st
   if (current.size() != list.boxes.size())
     bad = "repartition_patches: current has " + std::to_string(current.size()) + " parts for " +
           std::to_string(list.boxes.size()) + " local patches";
-  for (std::size_t i = 0; bad.empty() && i < current.size(); ++i)
-    if (current[i] < 0 || current[i] >= opts.parts)
-      bad = "repartition_patches: local patch " + std::to_string(i) + " is in part " + std::to_string(current[i]) +
-            ", outside [0, " + std::to_string(opts.parts) + ")";
+  else if (std::string ids = detail::check_part_ids(current, opts.parts); !ids.empty())
+    bad = "repartition_patches: current: " + ids;
   comm.agree(bad.empty() ? ErrorCode::ok : ErrorCode::invalid_input, bad);
   const std::vector<part_t> before =
       patches::gather_parts(comm, g, std::vector<part_t>(current.begin(), current.end()));
@@ -161,10 +164,8 @@ PatchRepartition repartition_patches(const Comm& comm, const PatchList& list, st
   std::vector<double> cost(order.size());
   std::vector<part_t> in_order(order.size());
   for (std::size_t k = 0; k < order.size(); ++k) cost[k] = g.cost[order[k]], in_order[k] = before[order[k]];
-  const double total = std::accumulate(cost.begin(), cost.end(), 0.0);
-  const int max_steps = static_cast<int>(std::min<std::size_t>(2 * cost.size() + static_cast<std::size_t>(opts.parts), 1 << 24));
   PatchRepartition out;
-  out.steps = patches::refine_by_swaps(cost, in_order, opts.parts, max_steps, (1.0 + opts.tolerance) * total / opts.parts);
+  out.steps = refine_to(cost, in_order, opts.parts, opts.tolerance);
   std::vector<part_t> part_of(order.size());
   for (std::size_t k = 0; k < order.size(); ++k) part_of[order[k]] = in_order[k];
   for (std::size_t i = 0; i < part_of.size(); ++i)

@@ -37,28 +37,32 @@ GraphDiffusion::GraphDiffusion(const Comm& comm, const Graph& g, const graph::Gh
   measure();
 }
 
+namespace {
+
+// Marks local vertex v (mark[v] = 1), appending it to `added` (when given) the first time.
+void mark_vertex(std::size_t v, std::vector<char>& mark, std::vector<std::int32_t>* added) {
+  if (mark[v]) return;
+  mark[v] = 1;
+  if (added != nullptr) added->push_back(static_cast<std::int32_t>(v));
+}
+
+}  // namespace
+
 void GraphDiffusion::mark_neighbours(std::size_t v, std::vector<char>& mark, std::vector<std::int32_t>* added) const {
   const auto& adj = ghosts_.local_adjncy();
   const std::size_t n = parts_.size();
   for (auto e = g_.xadj[v]; e < g_.xadj[v + 1]; ++e) {
     const auto u = static_cast<std::size_t>(adj[static_cast<std::size_t>(e)]);
-    if (u >= n || mark[u]) continue;
-    mark[u] = 1;
-    if (added != nullptr) added->push_back(static_cast<std::int32_t>(u));
+    if (u < n) mark_vertex(u, mark, added);
   }
 }
 
 void GraphDiffusion::refetch_ghosts(std::vector<char>& mark, std::vector<std::int32_t>* added) {
   std::vector<part_t> fresh = ghosts_.fetch(std::span<const part_t>(parts_));
-  for (std::size_t k = 0; k < fresh.size(); ++k) {
-    if (fresh[k] == ghost_parts_[k]) continue;
-    for (auto j = ghost_nbr_start_[k]; j < ghost_nbr_start_[k + 1]; ++j) {
-      const auto v = static_cast<std::size_t>(ghost_nbr_[static_cast<std::size_t>(j)]);
-      if (mark[v]) continue;
-      mark[v] = 1;
-      if (added != nullptr) added->push_back(static_cast<std::int32_t>(v));
-    }
-  }
+  for (std::size_t k = 0; k < fresh.size(); ++k)
+    if (fresh[k] != ghost_parts_[k])
+      for (auto j = ghost_nbr_start_[k]; j < ghost_nbr_start_[k + 1]; ++j)
+        mark_vertex(static_cast<std::size_t>(ghost_nbr_[static_cast<std::size_t>(j)]), mark, added);
   ghost_parts_ = std::move(fresh);
 }
 
@@ -243,12 +247,11 @@ int GraphDiffusion::balance(int max_rounds) {
           parts_[v] = static_cast<part_t>(flows[a].q);
           took[a] += cands[c].w;
           took.back() += 1.0;
-          if (!marked[v]) marked[v] = 1, next.push_back(cands[c].v);
+          mark_vertex(v, marked, &next);
           mark_neighbours(v, marked, &next);
         }
         for (std::size_t c = i + take; c < j; ++c)  // not taken: evaluated again next layer
-          if (!marked[static_cast<std::size_t>(cands[c].v)])
-            marked[static_cast<std::size_t>(cands[c].v)] = 1, next.push_back(cands[c].v);
+          mark_vertex(static_cast<std::size_t>(cands[c].v), marked, &next);
         i = j;
       }
       MPI_Allreduce(MPI_IN_PLACE, took.data(), static_cast<int>(took.size()), MPI_DOUBLE, MPI_SUM, comm_.get());

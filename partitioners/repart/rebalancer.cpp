@@ -54,14 +54,6 @@ std::string check_values(std::span<const double> v, const char* what) {
   return {};
 }
 
-std::string check_parts_span(std::span<const part_t> parts, int K) {
-  for (std::size_t i = 0; i < parts.size(); ++i)
-    if (parts[i] < 0 || parts[i] >= K)
-      return "part " + std::to_string(parts[i]) + " of local object " + std::to_string(i) + " is outside [0, " +
-             std::to_string(K) + ")";
-  return {};
-}
-
 using repart::max_over_ranks;
 
 }  // namespace
@@ -126,7 +118,7 @@ void Rebalancer::observe(const Observation& obs) {
   if (problem.empty()) {
     if (std::string m = check_values(obs.object_costs, "object_costs"); !m.empty()) fail(ErrorCode::invalid_input, m);
     if (std::string m = check_values(obs.features, "features"); !m.empty()) fail(ErrorCode::invalid_input, m);
-    if (std::string m = check_parts_span(obs.parts, K); !m.empty()) fail(ErrorCode::invalid_input, m);
+    if (std::string m = detail::check_part_ids(obs.parts, K); !m.empty()) fail(ErrorCode::invalid_input, m);
   }
   s.comm.agree(code, problem);
 
@@ -255,7 +247,7 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
     problem = detail::check_points(points, &scan);
   }
   // The last partition's parts are hpart's own; given parts are checked unless the pass did.
-  if (parts_problem.empty() && !parts_checked) parts_problem = check_parts_span(parts_in, K);
+  if (parts_problem.empty() && !parts_checked) parts_problem = detail::check_part_ids(parts_in, K);
   if (problem.empty()) problem = parts_problem;
   s.comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input,
                problem.empty() ? std::string{} : "rebalance(): " + problem);
