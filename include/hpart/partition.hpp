@@ -15,6 +15,12 @@ struct PartitionMetrics {
   long long empty_parts = 0;     // parts that received no object
   long long objects = 0;         // global object count
   double seconds = 0.0;          // wall time of the partition call (max over ranks)
+  // The imbalance the call was asked to stay within (its imbalance or tolerance option; -1 when
+  // the method takes none) and whether every constraint did. A miss is reported here, and as a
+  // warning by the CLI, never hidden: one object heavier than a part's share, more parts than
+  // objects, or a backend (METIS on several constraints) that could not reach it.
+  double tolerance = -1.0;
+  bool within_tolerance = true;
 };
 
 struct Partition {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 
+#include "core/fixed_point.hpp"
 #include "hpart/types.hpp"
 
 namespace hpart::sfc {
@@ -29,11 +30,11 @@ struct CurveObjects {
   std::span<const double> weights;  // empty: unit weights
   int stride = 1;                   // weights per object; the first is balanced
   int weight_exponent = 0;
-  double weight_scale = 1.0;        // 2^-weight_exponent: scaling by a power of two is exact, like ldexp
+  detail::FixedPoint weight_scale{0};  // 2^-weight_exponent (core/fixed_point.hpp: range, resolution)
 
   void set_weight_exponent(int e) {
     weight_exponent = e;
-    weight_scale = std::ldexp(1.0, -e);
+    weight_scale = detail::FixedPoint(e);
   }
 
   [[nodiscard]] std::size_t size() const { return keys.size(); }
@@ -42,7 +43,7 @@ struct CurveObjects {
   }
   [[nodiscard]] std::int64_t weight(std::size_t i) const {
     if (weights.empty()) return 1;
-    return static_cast<std::int64_t>(weights[i * static_cast<std::size_t>(stride)] * weight_scale);
+    return weight_scale(weights[i * static_cast<std::size_t>(stride)]);
   }
 };
 

@@ -1,6 +1,7 @@
 // hpart::partition for point sets: curve keys, distributed splitter search, part assignment.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -54,6 +55,26 @@ std::string check_size(const PointSet& points) {
   return std::to_string(points.size()) + " local points on one rank; at most 2^32 - 1 are supported: use more ranks";
 }
 
+// Per part: targets, cut targets and tolerances, splitters (16 bytes), the chains kernel's
+// segment weights, the result's weights (ncon) and sizes. Per object: key, part, search record.
+std::string check_memory(const PointSet& points, const Options& opts) {
+  const double per_part = 8.0 * (8 + std::max(points.ncon, 1));
+  return detail::check_part_memory(opts.parts, per_part, points.size(), 40.0);
+}
+
+// Options and point shape that every rank must pass alike, and the local verdict, in one allreduce.
+void agree_on_input(const Comm& comm, const PointSet& points, const Options& opts, std::string problem) {
+  if (problem.empty()) problem = check_size(points);
+  if (problem.empty()) problem = check_memory(points, opts);
+  detail::Replicated args;
+  args.value("parts", static_cast<long long>(opts.parts))
+      .value("method", static_cast<long long>(opts.method))
+      .value("imbalance", opts.imbalance)
+      .values("target_sizes", opts.target_sizes);
+  detail::replicate_point_shape(args, points);
+  detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input, problem);
+}
+
 Partition partition_checked(const Comm& comm, const PointSet& points, const Options& opts,
                             const detail::PointScan& scan, const detail::Stopwatch& clock);
 
@@ -68,17 +89,14 @@ Partition partition(const Comm& comm, const PointSet& points, const Options& opt
     scan = detail::scan_points(points);
     problem = detail::check_points(points, &scan);
   }
-  if (problem.empty()) problem = check_size(points);
-  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input, problem);
+  agree_on_input(comm, points, opts, problem);
   return partition_checked(comm, points, opts, scan, clock);
 }
 
 Partition sfc::partition_scanned(const Comm& comm, const PointSet& points, const Options& opts,
                                  const detail::PointScan& scan) {
   const detail::Stopwatch clock;
-  std::string problem = check_options(opts);
-  if (problem.empty()) problem = check_size(points);
-  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input, problem);
+  agree_on_input(comm, points, opts, check_options(opts));
   return partition_checked(comm, points, opts, scan, clock);
 }
 
@@ -130,6 +148,7 @@ Partition partition_checked(const Comm& comm, const PointSet& points, const Opti
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
   result.metrics.seconds = seconds;
+  detail::record_tolerance(result, opts.imbalance);
   detail::log(comm, 1,
               std::string("partition ") + to_string(opts.method) + ": " + std::to_string(counts[0]) + " points, " +
                   std::to_string(opts.parts) + " parts, keys " + std::to_string(key_seconds) + " s, search " +

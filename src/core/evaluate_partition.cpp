@@ -98,5 +98,12 @@ Partition partition_from_totals(std::vector<part_t> parts, int num_parts, int nc
   return result;
 }
 
+void record_tolerance(Partition& p, double tolerance) {
+  p.metrics.tolerance = tolerance;
+  p.metrics.within_tolerance = true;
+  for (const double imb : p.metrics.imbalance)
+    if (imb > tolerance + 1e-9 * (1.0 + tolerance)) p.metrics.within_tolerance = false;
+}
+
 }  // namespace detail
 }  // namespace hpart

@@ -17,4 +17,8 @@ Partition summarise_partition(const Comm& comm, std::vector<part_t> parts, int n
 Partition partition_from_totals(std::vector<part_t> parts, int num_parts, int ncon, std::vector<double> part_weights,
                                 std::vector<long long> part_sizes, std::span<const double> target_sizes);
 
+// Records the tolerance a call was asked to meet and whether every constraint's imbalance is
+// within it (up to rounding: 1e-9 relative).
+void record_tolerance(Partition& p, double tolerance);
+
 }  // namespace hpart::detail

@@ -7,6 +7,8 @@
 #include <limits>
 #include <string>
 
+#include "core/memory_budget.hpp"
+
 namespace hpart::detail {
 
 namespace {
@@ -145,6 +147,22 @@ std::string check_points(const PointSet& points, const PointScan* scan) {
       (points.weights.empty() || points.weights.size() == n * static_cast<std::size_t>(points.ncon)))
     return {};
   return check_weights(points.weights, n, points.ncon);
+}
+
+void replicate_point_shape(Replicated& args, const PointSet& points) {
+  const bool none = points.coords.empty();
+  args.value("dim", static_cast<long long>(points.dim))
+      .value("ncon", static_cast<long long>(points.ncon))
+      .given("weights", !points.weights.empty(), none)
+      .given("ids", !points.ids.empty(), none);
+}
+
+std::string check_part_memory(long long parts, double bytes_per_part, std::size_t local_objects,
+                              double bytes_per_object) {
+  const double bytes = static_cast<double>(parts) * bytes_per_part + static_cast<double>(local_objects) * bytes_per_object;
+  return check_memory(bytes, std::to_string(parts) + " parts",
+                      "every rank keeps per-part tables of ~" + format_bytes(bytes_per_part) +
+                          " a part; use fewer parts (or more memory per rank)");
 }
 
 std::vector<double> normalised_targets(std::span<const double> targets, int parts) {

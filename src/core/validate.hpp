@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/agreement.hpp"
 #include "hpart/point_set.hpp"
 #include "hpart/types.hpp"
 
@@ -33,6 +34,16 @@ PointScan scan_points(const PointSet& points);
 std::string check_points(const PointSet& points, const PointScan* scan = nullptr);
 // Shape of the point set only (dim, coords length): what scan_points requires.
 std::string check_point_shape(const PointSet& points);
+
+// What every rank must pass alike about a point set: dim, ncon, and whether weights and ids are
+// given (ranks without points do not vote on those two).
+void replicate_point_shape(Replicated& args, const PointSet& points);
+
+// The memory of the per-part tables a K-part result and its search keep on every rank (weights,
+// sizes, targets, splitters: ~`bytes_per_part` per part) and of `bytes_per_object` per local
+// object: an actionable verdict (see memory_budget.hpp), empty when it fits.
+std::string check_part_memory(long long parts, double bytes_per_part, std::size_t local_objects,
+                              double bytes_per_object);
 
 // Relative targets normalised to sum 1 (equal parts when `targets` is empty).
 std::vector<double> normalised_targets(std::span<const double> targets, int parts);
