@@ -3,9 +3,11 @@
 #include <mpi.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
+#include "balance_warning.hpp"
 #include "commands.hpp"
 #include "hpart/graph.hpp"
 #include "hpart/hpart.hpp"
@@ -50,6 +52,15 @@ int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args) {
                 static_cast<long long>(p.metrics.boundary_vertices));
     std::printf("edge_cut = weight of edges between parts; comm_volume = sum over vertices of the other parts among its\n"
                 "neighbours; imbalance = max over constraints of max part weight / target - 1\n");
+  }
+  {
+    const std::size_t n = file.xadj.empty() ? 0 : file.xadj.size() - 1;
+    double heaviest = file.vwgt.empty() && n > 0 ? 1.0 : 0.0, total = file.vwgt.empty() ? static_cast<double>(n) : 0.0;
+    for (std::size_t i = 0; i < n && !file.vwgt.empty(); ++i) {
+      const auto w = static_cast<double>(file.vwgt[i * static_cast<std::size_t>(file.ncon)]);
+      heaviest = std::max(heaviest, w), total += w;
+    }
+    warn_if_unbalanced(comm, p.partition, heaviest, total, "hpart partition");
   }
   if (!args.out.empty()) {
     hpart::write_parts_text(comm, args.out, p.partition.parts);

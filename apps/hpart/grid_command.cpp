@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "balance_warning.hpp"
 #include "commands.hpp"
 #include "grid_generators.hpp"
 #include "hpart/hpart.hpp"
@@ -59,6 +60,12 @@ int run_grid(const hpart::Comm& comm, const GridArgs& args) {
     o.method = hpart::grid_method_from_string(args.method.c_str());
     o.imbalance = args.imbalance;
     p.emplace(hpart::partition_grid(comm, g, o));
+  }
+  {
+    const double cells = g.local.empty() ? 0.0 : static_cast<double>(g.local.volume());
+    double heaviest = g.cost.empty() && cells > 0 ? 1.0 : 0.0, total = g.cost.empty() ? cells : 0.0;
+    for (const double c : g.cost) heaviest = std::max(heaviest, c), total += c;
+    warn_if_unbalanced(comm, p->partition, heaviest, total, "hpart grid");
   }
   const hpart::GridNeighbours n = hpart::grid_neighbours(comm, g, *p, args.halo);
   std::size_t most = 0;

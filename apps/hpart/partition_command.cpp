@@ -2,9 +2,11 @@
 #include <mpi.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
+#include "balance_warning.hpp"
 #include "commands.hpp"
 #include "hpart/hdf5.hpp"
 #include "hpart/hpart.hpp"
@@ -64,6 +66,10 @@ int run_partition(const hpart::Comm& comm, const PartitionArgs& args) {
   const hpart::Partition p = hpart::partition(comm, file.view(), opts);
   const hpart::Migration plan(comm, p);  // counts only: the CLI reports, it does not move
   print_summary(comm, args, file, p, plan.global_migrated(), read_s);
+  double heaviest = file.weighted ? 0.0 : (file.size() > 0 ? 1.0 : 0.0), total = 0.0;
+  for (const double w : file.weights) heaviest = std::max(heaviest, w), total += w;
+  if (!file.weighted) total = static_cast<double>(file.size());
+  warn_if_unbalanced(comm, p, heaviest, total, "hpart partition");
 
   if (!args.out.empty() && is_hdf5_path(args.out)) {
     // With the points (and their ids), so the file reads back and opens in ParaView via its .xmf.

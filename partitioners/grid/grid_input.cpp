@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/memory_budget.hpp"
 #include "core/validate.hpp"
 
 namespace hpart::grid {
@@ -17,6 +18,10 @@ std::string check_grid_shape(int dim, const std::array<std::int64_t, 3>& extent)
     if (extent[static_cast<std::size_t>(d)] < 1 || extent[static_cast<std::size_t>(d)] > max_extent)
       return "grid extent " + std::to_string(extent[static_cast<std::size_t>(d)]) + " in dimension " +
              std::to_string(d) + " is outside [1, 2^" + (dim == 2 ? "31" : "21") + "]";
+  // Cell counts are 64-bit: 2^21 cubed would not fit.
+  if (static_cast<double>(extent[0]) * static_cast<double>(extent[1]) * static_cast<double>(dim == 3 ? extent[2] : 1) >
+      0x1p62)
+    return "the grid has more than 2^62 cells: at most 2^62 are supported";
   return {};
 }
 
@@ -39,6 +44,11 @@ std::string check_local(const Grid& g, const GridOptions& opts) {
     return "cost has " + std::to_string(g.cost.size()) + " values for the " + std::to_string(cells) +
            " cells of the local box " + g.local.str() + " (row-major, x fastest)";
   if (std::string w = detail::check_weights(g.cost, cells, 1); !w.empty()) return "cost: " + w;
+  // The methods keep a part and a fixed-point weight per local cell, and the result its part.
+  if (std::string m = detail::check_memory(16.0 * static_cast<double>(cells), "partitioning the local box " + g.local.str(),
+                                           "spread the grid over more ranks");
+      !m.empty())
+    return m;
   if (opts.method == GridMethod::tensor || opts.method == GridMethod::uniform) {
     const auto& s = opts.shape;
     const bool given = s[0] != 0 || s[1] != 0 || s[2] != 0;
@@ -94,9 +104,26 @@ std::string check_cover(const Comm& comm, const Grid& g) {
 
 }  // namespace
 
+void replicate_grid(detail::Replicated& args, const Grid& grid) {
+  const bool holds = !grid.local.empty();
+  args.value("grid dim", static_cast<long long>(grid.dim))
+      .values("grid extent", std::span<const std::int64_t>(grid.extent))
+      .given("cost", !grid.cost.empty(), !holds);
+}
+
 GridInput prepare_grid(const Comm& comm, const Grid& grid, const GridOptions& opts) {
-  const std::string local = check_local(grid, opts);
-  comm.agree(local.empty() ? ErrorCode::ok : ErrorCode::invalid_input, local);
+  std::string local = check_local(grid, opts);
+  // Per part: its box, weights, size, target, cut record (~160 bytes).
+  if (local.empty()) local = detail::check_part_memory(opts.parts, 160.0, 0, 0.0);
+  detail::Replicated args;
+  args.value("parts", static_cast<long long>(opts.parts))
+      .value("method", static_cast<long long>(opts.method))
+      .value("curve", static_cast<long long>(opts.curve))
+      .value("imbalance", opts.imbalance)
+      .values("shape", std::span<const int>(opts.shape))
+      .values("target_sizes", opts.target_sizes);
+  replicate_grid(args, grid);
+  detail::agree(comm, args, local.empty() ? ErrorCode::ok : ErrorCode::invalid_input, local);
   const std::string cover = check_cover(comm, grid);
   comm.agree(cover.empty() ? ErrorCode::ok : ErrorCode::invalid_input, cover);
 
@@ -104,19 +131,13 @@ GridInput prepare_grid(const Comm& comm, const Grid& grid, const GridOptions& op
   in.grid = &grid;
   in.local = BoxCells(grid.local.dim == 0 ? Box{} : grid.local);
   in.global_cells = grid.domain().volume();
-  // Costs: all ranks holding cells must agree on giving them or not.
-  const bool holds = in.local.size() > 0;
-  int flags[2] = {holds && !grid.cost.empty() ? 1 : 0, holds && grid.cost.empty() ? 1 : 0};
-  MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_MAX, comm.get());
-  comm.agree(flags[0] && flags[1] ? ErrorCode::invalid_input : ErrorCode::ok,
-             flags[0] && flags[1] ? "cost is given on some ranks and not on others: give it everywhere or nowhere"
-                                  : std::string());
-  double wmax = 0.0;
-  for (const double c : grid.cost) wmax = std::max(wmax, c);
-  MPI_Allreduce(MPI_IN_PLACE, &wmax, 1, MPI_DOUBLE, MPI_MAX, comm.get());
-  in.unit_cost = flags[0] == 0 || wmax <= 0.0;  // all-zero costs balance cell counts
+  // Whether costs are given was agreed above (ranks holding no cells abstain).
+  double wmax[2] = {0.0, grid.cost.empty() ? 0.0 : 1.0};  // largest cost; whether any rank gives costs
+  for (const double c : grid.cost) wmax[0] = std::max(wmax[0], c);
+  MPI_Allreduce(MPI_IN_PLACE, wmax, 2, MPI_DOUBLE, MPI_MAX, comm.get());
+  in.unit_cost = wmax[1] == 0.0 || wmax[0] <= 0.0;  // all-zero costs balance cell counts
   if (!in.unit_cost) {
-    in.exponent = detail::fixed_point_exponent(wmax, in.global_cells);
+    in.exponent = detail::fixed_point_exponent(wmax[0], in.global_cells);
     in.weight = detail::FixedPoint(in.exponent);
   }
   return in;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/agreement.hpp"
 #include "core/fixed_point.hpp"
 #include "hpart/grid.hpp"
 
@@ -61,6 +62,10 @@ struct GridInput {
 
 // dim 2 or 3 and every extent in [1, 2^31] (2D) or [1, 2^21] (3D): the curve key resolution.
 std::string check_grid_shape(int dim, const std::array<std::int64_t, 3>& extent);
+
+// What every rank must pass alike about a grid: dim, extent, and whether costs are given (ranks
+// holding no cells do not vote on that).
+void replicate_grid(detail::Replicated& args, const Grid& grid);
 
 // Collective: every check of the grid, its boxes and costs, and of the options; throws the same
 // hpart::Error on every rank.

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/memory_budget.hpp"
 #include "grid/grid_input.hpp"
 #include "hpart/grid.hpp"
 
@@ -126,7 +127,16 @@ GridNeighbours grid_neighbours(const Comm& comm, const Grid& grid, const GridPar
     problem = "the partition does not belong to this grid (its part list has " +
               std::to_string(p.partition.parts.size()) + " entries for " +
               std::to_string(grid.local.empty() ? 0 : grid.local.volume()) + " local cells)";
-  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
+  if (problem.empty() && !p.locator) problem = "the partition has no locator: pass a result of partition_grid";
+  if (problem.empty() && !p.box_shaped && !grid.local.empty())  // the labels of the local box grown by the halo
+    problem = detail::check_memory(4.0 * static_cast<double>(grid.local.grown(halo).intersect(grid.domain()).volume()),
+                                   "the halo frame of the local box", "use a smaller halo width");
+  detail::Replicated args;
+  args.value("halo width", static_cast<long long>(halo))
+      .value("the partition's part count", static_cast<long long>(p.boxes.size()))
+      .value("the partition's box_shaped", static_cast<long long>(p.box_shaped));
+  grid::replicate_grid(args, grid);
+  detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
   return p.box_shaped ? from_boxes(grid, p, halo) : from_cells(comm, grid, p, halo);
 }
 

@@ -86,6 +86,8 @@ GridPartition partition_grid(const Comm& comm, const Grid& grid, const GridOptio
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
   out.partition.metrics.seconds = seconds;
+  // blocks/tensor cut at cell layers, uniform ignores the cost: only sfc promises its tolerance.
+  if (opts.method == GridMethod::sfc) detail::record_tolerance(out.partition, opts.imbalance);
   out.boxes = std::move(r.boxes);
   out.box_shaped = r.box_shaped;
   out.shape = r.shape;

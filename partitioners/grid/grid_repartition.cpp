@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
+#include "core/agreement.hpp"
 #include "core/log.hpp"
 #include "core/partition_metrics.hpp"
 #include "grid/grid_methods.hpp"
@@ -48,8 +50,17 @@ GridRepartition repartition_grid(const Comm& comm, const Grid& grid, const GridP
   go.method = GridMethod::blocks;
   const grid::GridInput in = grid::prepare_grid(comm, grid, go);
   const std::string problem = check_previous(grid, previous, opts);
-  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument,
-             problem.empty() ? std::string() : "repartition_grid: " + problem);
+  // Each rank walks its copy of the previous cut tree: copies that differ would walk apart.
+  std::vector<std::int64_t> corners;
+  corners.reserve(previous.boxes.size() * 2 * kMaxBoxDim);
+  for (const Box& b : previous.boxes) {
+    corners.insert(corners.end(), b.lo.begin(), b.lo.end());
+    corners.insert(corners.end(), b.hi.begin(), b.hi.end());
+  }
+  detail::Replicated args;
+  args.value("repartition_grid: tolerance", opts.tolerance).values("repartition_grid: the previous partition's boxes", corners);
+  detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument,
+                problem.empty() ? std::string() : "repartition_grid: " + problem);
 
   GridRepartition out;
   const auto& tree = dynamic_cast<const grid::TreeLocator&>(*previous.locator);

@@ -9,6 +9,7 @@
 
 #include "core/log.hpp"
 #include "core/partition_metrics.hpp"
+#include "core/validate.hpp"
 #include "grid/grid_input.hpp"
 #include "grid/grid_locator.hpp"
 #include "hier/grid_levels.hpp"
@@ -56,12 +57,35 @@ std::vector<int> parts_per_node(const Topology& t, int K) {
 
 std::string check_levels(const Comm& comm, const Topology& topology, int K) {
   const int R = comm.size();
+  if (std::string p = detail::check_parts(K); !p.empty()) return p;
   if (static_cast<int>(topology.node_of_rank.size()) != R)
     return "the topology describes " + std::to_string(topology.node_of_rank.size()) + " ranks but the communicator has " +
            std::to_string(R);
+  if (topology.nodes < 1 || topology.nodes > R)
+    return "the topology has " + std::to_string(topology.nodes) + " nodes: it needs 1 to " + std::to_string(R) +
+           " (one rank at least per node)";
+  std::vector<int> ranks(static_cast<std::size_t>(topology.nodes), 0);
+  for (std::size_t r = 0; r < topology.node_of_rank.size(); ++r) {
+    const int node = topology.node_of_rank[r];
+    if (node < 0 || node >= topology.nodes)
+      return "the topology puts rank " + std::to_string(r) + " on node " + std::to_string(node) + ", outside [0, " +
+             std::to_string(topology.nodes) + ")";
+    ++ranks[static_cast<std::size_t>(node)];
+  }
+  for (int i = 0; i < topology.nodes; ++i)
+    if (ranks[static_cast<std::size_t>(i)] == 0)
+      return "node " + std::to_string(i) + " of the topology has no rank: number the nodes 0.." +
+             std::to_string(topology.nodes - 1) + " without gaps";
   if (K < topology.nodes)
     return "parts (" + std::to_string(K) + ") must be at least the number of nodes (" + std::to_string(topology.nodes) + ")";
-  return {};
+  // Part -> node and owner tables, node boxes, and the rank level's per-part tables.
+  return detail::check_part_memory(K, 200.0, 0, 0.0);
+}
+
+void replicate_levels(detail::Replicated& args, const Topology& topology, int K) {
+  args.value("parts", static_cast<long long>(K))
+      .value("topology nodes", static_cast<long long>(topology.nodes))
+      .values("topology node_of_rank", topology.node_of_rank);
 }
 
 std::vector<int> owners_by_node(const Topology& topology, const std::vector<int>& per_node, std::vector<int>& node_of_part) {
@@ -95,10 +119,17 @@ namespace {
 HierGridPartition hierarchical(const Comm& comm, const Grid& grid, const Topology& topology,
                                const HierGridOptions& opts) {
   const int K = opts.parts == 0 ? comm.size() : opts.parts;
-  std::string problem = hier::check_levels(comm, topology, K);
+  std::string problem = opts.parts < 0 ? "parts must be >= 0 (0: one per rank)" : hier::check_levels(comm, topology, K);
   if (problem.empty() && opts.node_cut == NodeCut::boxes && opts.node_method == GridMethod::sfc)
     problem = "the node level needs box-shaped parts: use blocks, tensor or uniform for node_method";
-  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
+  detail::Replicated args;
+  hier::replicate_levels(args, topology, K);
+  args.value("node_cut", static_cast<long long>(opts.node_cut))
+      .value("node_method", static_cast<long long>(opts.node_method))
+      .value("rank_method", static_cast<long long>(opts.rank_method))
+      .value("imbalance", opts.imbalance);
+  grid::replicate_grid(args, grid);
+  detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
 
   const std::vector<int> per_node = hier::parts_per_node(topology, K);
   if (opts.node_cut == NodeCut::staircase) return hier::staircase_partition(comm, grid, topology, per_node, opts.imbalance);

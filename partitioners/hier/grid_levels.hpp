@@ -12,8 +12,11 @@ namespace hpart::hier {
 
 // Parts per node in proportion to its ranks (cumulative rounding), at least one each.
 std::vector<int> parts_per_node(const Topology& t, int K);
-// "" or why a hierarchy of K parts cannot be built on this topology and communicator.
+// "" or why a hierarchy of K parts cannot be built on this topology and communicator (parts,
+// a node_of_rank entry per rank, in [0, nodes), every node with a rank, K >= nodes, memory).
 std::string check_levels(const Comm& comm, const Topology& topology, int K);
+// What every rank must pass alike: K and the topology.
+void replicate_levels(detail::Replicated& args, const Topology& topology, int K);
 // Parts numbered node by node: node i's per_node[i] parts go to its ranks in blocks. Returns the
 // owner of every part and fills node_of_part.
 std::vector<int> owners_by_node(const Topology& topology, const std::vector<int>& per_node, std::vector<int>& node_of_part);

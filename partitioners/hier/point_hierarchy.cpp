@@ -8,6 +8,7 @@
 
 #include "core/log.hpp"
 #include "core/partition_metrics.hpp"
+#include "core/validate.hpp"
 #include "hier/grid_levels.hpp"
 #include "hpart/sfc.hpp"
 
@@ -18,7 +19,13 @@ HierPartition partition_points_hierarchical(const Comm& comm, const PointSet& po
   const detail::Stopwatch clock;
   const int K = opts.parts == 0 ? comm.size() : opts.parts;
   const std::string problem = opts.parts < 0 ? "parts must be >= 0 (0: one per rank)" : hier::check_levels(comm, topology, K);
-  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
+  detail::Replicated args;
+  hier::replicate_levels(args, topology, K);
+  args.value("node_method", static_cast<long long>(opts.node_method))
+      .value("rank_method", static_cast<long long>(opts.rank_method))
+      .value("imbalance", opts.imbalance);
+  detail::replicate_point_shape(args, points);
+  detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
   const std::vector<int> per_node = hier::parts_per_node(topology, K);
 
   // Node level (validates the points on every rank as partition() does).

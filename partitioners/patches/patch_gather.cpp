@@ -3,9 +3,11 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <climits>
 #include <numeric>
 #include <string>
 
+#include "core/memory_budget.hpp"
 #include "core/validate.hpp"
 #include "grid/grid_input.hpp"
 
@@ -59,19 +61,37 @@ void agree_on(const Comm& comm, ErrorCode code, const std::string& problem) {
 
 }  // namespace
 
-GatheredPatches gather_patches(const Comm& comm, const PatchList& list, int parts) {
-  agree_on(comm, ErrorCode::invalid_argument, check_arguments(list, parts));
-  agree_on(comm, ErrorCode::invalid_input, check_local(list));
+GatheredPatches gather_patches(const Comm& comm, const PatchList& list, int parts, detail::Replicated options,
+                               const std::string& option_problem) {
+  std::string problem = option_problem;
+  ErrorCode code = ErrorCode::invalid_argument;
+  if (problem.empty()) problem = check_arguments(list, parts);
+  if (problem.empty()) problem = check_local(list), code = ErrorCode::invalid_input;
+  options.value("patch list dim", static_cast<long long>(list.dim))
+      .values("patch list extent", std::span<const std::int64_t>(list.extent))
+      .value("parts", static_cast<long long>(parts))
+      .given("cost", !list.cost.empty(), list.boxes.empty());
+  detail::agree(comm, options, problem.empty() ? ErrorCode::ok : code, problem);
   const int R = comm.size();
   GatheredPatches g;
   g.rank = comm.rank();
   const int mine = static_cast<int>(list.boxes.size());
   std::vector<int> counts(static_cast<std::size_t>(R));
   MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, comm.get());
+  // Every rank keeps the whole list (6 bounds, a cost, a box, a part: ~120 bytes a patch), and
+  // Allgatherv counts bounds in int.
+  long long sum = 0;
+  for (const int c : counts) sum += c;
+  problem = sum == 0 ? "the patch list is empty on every rank" : "";
+  if (problem.empty() && 6 * sum > INT_MAX)
+    problem = std::to_string(sum) + " patches: at most (2^31 - 1) / 6 are supported (every rank keeps the list)";
+  if (problem.empty())
+    problem = detail::check_memory(120.0 * static_cast<double>(sum), "the gathered list of " + std::to_string(sum) + " patches",
+                                   "every rank keeps the whole list: coarsen the level into fewer, larger patches");
+  agree_on(comm, ErrorCode::invalid_input, problem);
   g.first.assign(static_cast<std::size_t>(R) + 1, 0);
   for (int r = 0; r < R; ++r) g.first[static_cast<std::size_t>(r) + 1] = g.first[static_cast<std::size_t>(r)] + counts[static_cast<std::size_t>(r)];
   const auto total = static_cast<std::size_t>(g.first.back());
-  agree_on(comm, ErrorCode::invalid_input, total == 0 ? "the patch list is empty on every rank" : "");
 
   // Bounds as 6 integers a patch, costs apart: two Allgatherv.
   std::vector<std::int64_t> bounds(static_cast<std::size_t>(mine) * 6, 0), all_bounds(total * 6);

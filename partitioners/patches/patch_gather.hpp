@@ -1,7 +1,10 @@
 #pragma once
 // The validated, gathered patch list every rank works on: partition_patches and
 // patch_neighbours both start here. O(patches) on each rank, never O(cells).
+#include <string>
 #include <vector>
+
+#include "core/agreement.hpp"
 
 #include "hpart/patches.hpp"
 
@@ -17,9 +20,12 @@ struct GatheredPatches {
 };
 
 // Collective: checks the local list (dim, extent, boxes non-empty and inside the domain, cost
-// length and values) and `parts`, agrees, gathers, checks that the patches are pairwise disjoint
-// (the same verdict on every rank) and throws the same hpart::Error on every rank.
-GatheredPatches gather_patches(const Comm& comm, const PatchList& list, int parts);
+// length and values), `parts` and the caller's option verdict `option_problem`, compares what
+// must be alike on every rank (dim, extent, parts, whether costs are given, and the caller's
+// `options`) in one agreement, gathers, checks that the patches are pairwise disjoint (the same
+// verdict on every rank) and throws the same hpart::Error on every rank.
+GatheredPatches gather_patches(const Comm& comm, const PatchList& list, int parts, detail::Replicated options = {},
+                               const std::string& option_problem = {});
 
 // Collective: the part of every gathered patch, from each rank's parts of its own patches.
 std::vector<part_t> gather_parts(const Comm& comm, const GatheredPatches& g, const std::vector<part_t>& local);

@@ -120,9 +120,13 @@ PatchMethod patch_method_from_string(const char* name) {
 PatchPartition partition_patches(const Comm& comm, const PatchList& list, const PatchOptions& opts) {
   const detail::Stopwatch clock;
   const bool tolerance_ok = std::isfinite(opts.imbalance) && opts.imbalance >= 0.0;
-  comm.agree(tolerance_ok ? ErrorCode::ok : ErrorCode::invalid_argument,
-             "imbalance tolerance must be finite and >= 0 (got " + std::to_string(opts.imbalance) + ")");
-  const patches::GatheredPatches g = patches::gather_patches(comm, list, opts.parts);
+  detail::Replicated args;
+  args.value("method", static_cast<long long>(opts.method))
+      .value("curve", static_cast<long long>(opts.curve))
+      .value("imbalance", opts.imbalance);
+  const patches::GatheredPatches g = patches::gather_patches(
+      comm, list, opts.parts, args,
+      tolerance_ok ? "" : "imbalance tolerance must be finite and >= 0 (got " + std::to_string(opts.imbalance) + ")");
   const std::vector<std::size_t> order = canonical_order(g, list, opts.curve);
   std::vector<double> cost(order.size());
   for (std::size_t k = 0; k < order.size(); ++k) cost[k] = g.cost[order[k]];
@@ -131,6 +135,7 @@ PatchPartition partition_patches(const Comm& comm, const PatchList& list, const 
   for (std::size_t k = 0; k < order.size(); ++k) part_of[order[k]] = in_order[k];
 
   PatchPartition out = make_result(comm, g, list, part_of, opts.parts);
+  if (opts.method != PatchMethod::sfc) detail::record_tolerance(out.partition, opts.imbalance);  // sfc: no tolerance
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
   out.partition.metrics.seconds = seconds;
@@ -145,9 +150,11 @@ PatchRepartition repartition_patches(const Comm& comm, const PatchList& list, st
                                      const PatchRepartOptions& opts) {
   const detail::Stopwatch clock;
   const bool tolerance_ok = opts.tolerance >= 0.0 && opts.tolerance < 10.0;
-  comm.agree(tolerance_ok ? ErrorCode::ok : ErrorCode::invalid_argument,
-             "repartition_patches: tolerance must be in [0, 10) (got " + std::to_string(opts.tolerance) + ")");
-  const patches::GatheredPatches g = patches::gather_patches(comm, list, opts.parts);
+  detail::Replicated args;
+  args.value("repartition_patches: tolerance", opts.tolerance);
+  const patches::GatheredPatches g = patches::gather_patches(
+      comm, list, opts.parts, args,
+      tolerance_ok ? "" : "repartition_patches: tolerance must be in [0, 10) (got " + std::to_string(opts.tolerance) + ")");
   std::string bad;
   if (current.size() != list.boxes.size())
     bad = "repartition_patches: current has " + std::to_string(current.size()) + " parts for " +
@@ -172,6 +179,7 @@ PatchRepartition repartition_patches(const Comm& comm, const PatchList& list, st
     if (part_of[i] != before[i]) out.migrated_weight += g.cost[i], ++out.migrated_patches;
 
   out.result = make_result(comm, g, list, part_of, opts.parts);
+  detail::record_tolerance(out.result.partition, opts.tolerance);
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
   out.result.partition.metrics.seconds = seconds;
@@ -183,14 +191,16 @@ PatchRepartition repartition_patches(const Comm& comm, const PatchList& list, st
 }
 
 GridNeighbours patch_neighbours(const Comm& comm, const PatchList& list, const PatchPartition& p, int halo) {
-  const patches::GatheredPatches g = patches::gather_patches(comm, list, p.partition.num_parts);
-  const std::string bad =
+  std::string bad =
       halo < 1 ? "halo width must be >= 1 (got " + std::to_string(halo) + ")"
       : p.partition.parts.size() != list.boxes.size()
           ? "the partition has " + std::to_string(p.partition.parts.size()) + " parts for " +
                 std::to_string(list.boxes.size()) + " local patches"
           : std::string();
-  comm.agree(bad.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, bad);
+  if (bad.empty()) bad = detail::check_part_ids(p.partition.parts, p.partition.num_parts);
+  detail::Replicated args;
+  args.value("halo width", static_cast<long long>(halo));
+  const patches::GatheredPatches g = patches::gather_patches(comm, list, p.partition.num_parts, args, bad);
   const std::vector<part_t> part = patches::gather_parts(comm, g, p.partition.parts);
   const Box domain = Box::from_extent(list.dim, {list.extent[0], list.extent[1], list.extent[2], 1});
   // Sweep in order of the lower x bound: only patches whose x range comes within `halo` meet.

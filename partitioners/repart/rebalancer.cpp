@@ -60,8 +60,22 @@ using repart::max_over_ranks;
 
 Rebalancer::Rebalancer(const Comm& comm, RebalanceOptions opts) {
   const std::string problem = check_options(opts);
-  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument,
-             problem.empty() ? std::string{} : "Rebalancer: " + problem);
+  // Every decision is taken from the options on every rank alike: ranks whose options differ
+  // would decide differently and wait in different collectives.
+  detail::Replicated args;
+  args.value("Rebalancer: parts", static_cast<long long>(opts.parts))
+      .value("Rebalancer: method", static_cast<long long>(opts.method))
+      .value("Rebalancer: tolerance", opts.tolerance)
+      .value("Rebalancer: horizon", static_cast<long long>(opts.horizon))
+      .value("Rebalancer: smoothing", opts.smoothing)
+      .value("Rebalancer: trend_smoothing", opts.trend_smoothing)
+      .value("Rebalancer: forgetting", opts.forgetting)
+      .value("Rebalancer: halo_growth_limit", opts.halo_growth_limit)
+      .value("Rebalancer: incremental", static_cast<long long>(opts.incremental))
+      .value("Rebalancer: max_rounds", static_cast<long long>(opts.max_rounds))
+      .value("Rebalancer: graph_itr", opts.graph_itr);
+  detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument,
+                problem.empty() ? std::string{} : "Rebalancer: " + problem);
   state_ = std::make_unique<State>(comm, opts);
 }
 Rebalancer::~Rebalancer() = default;
@@ -249,8 +263,10 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
   // The last partition's parts are hpart's own; given parts are checked unless the pass did.
   if (parts_problem.empty() && !parts_checked) parts_problem = detail::check_part_ids(parts_in, K);
   if (problem.empty()) problem = parts_problem;
-  s.comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input,
-               problem.empty() ? std::string{} : "rebalance(): " + problem);
+  detail::Replicated args;
+  detail::replicate_point_shape(args, points);
+  detail::agree(s.comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input,
+                problem.empty() ? std::string{} : "rebalance(): " + problem);
   int known = parts_in.empty() && !s.have_parts ? 0 : 1;
   MPI_Allreduce(MPI_IN_PLACE, &known, 1, MPI_INT, MPI_MIN, s.comm.get());
 
@@ -351,6 +367,7 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
   }
   const double seconds = max_over_ranks(s.comm, clock.seconds());
   out.metrics.seconds = seconds;
+  detail::record_tolerance(out, s.opts.tolerance);
   s.record_rebalance(out, kind, rounds, moved.weight, moved.objects);
   s.stats.surface = surface;
   char buf[200];

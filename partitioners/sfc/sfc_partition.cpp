@@ -11,6 +11,7 @@
 #include "core/fixed_point.hpp"
 #include "core/log.hpp"
 #include "core/partition_metrics.hpp"
+#include "core/unique_ids.hpp"
 #include "core/validate.hpp"
 #include "geometry/sfc_keys.hpp"
 #include "graph/huge_pages.hpp"
@@ -105,11 +106,15 @@ namespace {
 Partition partition_checked(const Comm& comm, const PointSet& points, const Options& opts,
                             const detail::PointScan& scan, const detail::Stopwatch& clock) {
   const std::size_t n = points.size();
-  long long counts[2] = {static_cast<long long>(n), 0};  // global count, ids before this rank
-  MPI_Allreduce(MPI_IN_PLACE, counts, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
+  // Global count and ranks that give ids, then the count of objects before this rank.
+  long long counts[3] = {static_cast<long long>(n), points.ids.empty() ? 0 : 1, 0};
+  MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_LONG_LONG, MPI_SUM, comm.get());
+  // Ids break ties between equal keys: a repeated id would tie for good (identical points with
+  // one id all land in one part), so repeats are refused, naming the id.
+  if (counts[1] > 0) detail::require_unique_ids(comm, points.ids, "hpart::partition");
   long long local_n = static_cast<long long>(n);
-  MPI_Exscan(&local_n, &counts[1], 1, MPI_LONG_LONG, MPI_SUM, comm.get());
-  if (comm.rank() == 0) counts[1] = 0;  // MPI_Exscan leaves rank 0's result undefined
+  MPI_Exscan(&local_n, &counts[2], 1, MPI_LONG_LONG, MPI_SUM, comm.get());
+  if (comm.rank() == 0) counts[2] = 0;  // MPI_Exscan leaves rank 0's result undefined
 
   const GlobalExtent extent = global_extent(comm, scan);
   const detail::Stopwatch key_clock;
@@ -124,7 +129,7 @@ Partition partition_checked(const Comm& comm, const PointSet& points, const Opti
   sfc::CurveObjects objects;
   objects.keys = keys;
   objects.ids = points.ids;
-  objects.first_id = counts[1];
+  objects.first_id = counts[2];
   // All-zero weights carry no balance information: balance object counts instead.
   if (!points.weights.empty() && extent.max_weight > 0.0) {
     objects.weights = points.weights;

@@ -19,7 +19,13 @@ Partition evaluate_partition(const Comm& comm, std::vector<part_t> parts, int nu
                   ", outside [0, " + std::to_string(num_parts) + ")";
         break;
       }
-  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
+  if (problem.empty()) problem = detail::check_part_memory(num_parts, 8.0 * (2 + std::max(ncon, 1)), 0, 0.0);
+  detail::Replicated args;
+  args.value("num_parts", static_cast<long long>(num_parts))
+      .value("ncon", static_cast<long long>(ncon))
+      .values("target_sizes", target_sizes)
+      .given("weights", !weights.empty(), parts.empty());
+  detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
   return detail::summarise_partition(comm, std::move(parts), num_parts, weights, ncon, target_sizes);
 }
 

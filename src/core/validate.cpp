@@ -160,7 +160,7 @@ void replicate_point_shape(Replicated& args, const PointSet& points) {
 std::string check_part_memory(long long parts, double bytes_per_part, std::size_t local_objects,
                               double bytes_per_object) {
   const double bytes = static_cast<double>(parts) * bytes_per_part + static_cast<double>(local_objects) * bytes_per_object;
-  return check_memory(bytes, std::to_string(parts) + " parts",
+  return check_memory(bytes, "partitioning into " + std::to_string(parts) + " parts",
                       "every rank keeps per-part tables of ~" + format_bytes(bytes_per_part) +
                           " a part; use fewer parts (or more memory per rank)");
 }

@@ -8,8 +8,10 @@
 #include <string>
 
 #include "block_exchange.hpp"
+#include "core/agreement.hpp"
 #include "core/displacements.hpp"
-#include "unique_ids.hpp"
+#include "core/validate.hpp"
+#include "core/unique_ids.hpp"
 
 namespace hpart {
 
@@ -17,14 +19,18 @@ using detail::exclusive_sum;
 
 namespace {
 
-// The contiguous-blocks map as a table (checked: it must describe this communicator).
+// The contiguous-blocks map as a table (checked: it must describe this communicator, be the same
+// on every rank, and fit in memory).
 std::vector<int> owner_table(const Comm& comm, PartOwners owners) {
   std::string problem;
   if (owners.num_parts < 1) problem = "Migration: num_parts must be >= 1";
   if (owners.num_ranks != comm.size())
     problem = "Migration: the part owner map is for " + std::to_string(owners.num_ranks) + " ranks but the communicator has " +
               std::to_string(comm.size());
-  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
+  if (problem.empty()) problem = detail::check_part_memory(owners.num_parts, 8.0, 0, 0.0);
+  detail::Replicated args;
+  args.value("Migration: num_parts", static_cast<long long>(owners.num_parts));
+  detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
   std::vector<int> table(static_cast<std::size_t>(owners.num_parts));
   for (part_t p = 0; p < owners.num_parts; ++p) table[static_cast<std::size_t>(p)] = owners.owner(p);
   return table;
@@ -71,7 +77,10 @@ Migration::Migration(const Comm& comm, std::span<const part_t> parts, std::span<
               " local objects: pass one id per object on every rank, or none on any";
     code = ErrorCode::size_mismatch;
   }
-  comm.agree(problem.empty() ? ErrorCode::ok : code, problem);
+  // Every rank must map parts to the same ranks, or records would go where no rank expects them.
+  detail::Replicated args;
+  args.values("Migration: the part owner map", owner_of_part);
+  detail::agree(comm, args, problem.empty() ? ErrorCode::ok : code, problem);
   if (want_ids) detail::require_unique_ids(comm, ids, "Migration");
 
   // Alltoallv takes int counts and displacements: refuse plans that would overflow them.
@@ -122,9 +131,15 @@ void Migration::exchange_grouped(const void* grouped, std::size_t record_size, v
 
 void Migration::move_bytes(const void* in, std::size_t n, std::size_t record_size, void* out) const {
   const bool wrong = n != order_.size();
-  comm_.agree(wrong ? ErrorCode::size_mismatch : ErrorCode::ok,
-              "Migration::move: got " + std::to_string(n) + " records but the plan was built for " +
-                  std::to_string(order_.size()) + " local objects: pass one record per object, in the order of the partition");
+  // The record size and the transport decide every message's length: ranks that differ would
+  // truncate or wait for ever, so they are compared with the lengths' verdict.
+  detail::Replicated args;
+  args.value("Migration::move: the record size (sizeof(T))", static_cast<long long>(record_size))
+      .value("Migration: the exchange (set_exchange)", static_cast<long long>(exchange_));
+  detail::agree(comm_, args, wrong ? ErrorCode::size_mismatch : ErrorCode::ok,
+                "Migration::move: got " + std::to_string(n) + " records but the plan was built for " +
+                    std::to_string(order_.size()) +
+                    " local objects: pass one record per object, in the order of the partition");
   std::vector<unsigned char> grouped(n * record_size);
   const auto* src = static_cast<const unsigned char*>(in);
   for (std::size_t k = 0; k < n; ++k)

@@ -6,7 +6,9 @@
 #include <exception>
 #include <string>
 
+#include "core/agreement.hpp"
 #include "core/displacements.hpp"
+#include "core/memory_budget.hpp"
 #include "block_exchange.hpp"
 #include "hpart/migration.hpp"
 
@@ -75,12 +77,18 @@ VariableRecords Migration::move_variable(std::span<const std::size_t> sizes, std
     problem = "Migration::move_variable: got " + std::to_string(sizes.size()) + " sizes but the plan was built for " +
               std::to_string(n) + " local objects: pass one size per object";
   } else {
-    for (std::size_t s : sizes) total += s;
-    if (total != bytes.size())
+    bool wrapped = false;  // sizes that reach bytes.size() only modulo 2^64 must not pass
+    for (std::size_t s : sizes) wrapped |= __builtin_add_overflow(total, s, &total);
+    if (wrapped)
+      problem = "Migration::move_variable: the sizes add up to more than 2^64 bytes (" + std::to_string(bytes.size()) +
+                " were given): pass the size of each object's bytes";
+    else if (total != bytes.size())
       problem = "Migration::move_variable: the sizes add up to " + std::to_string(total) + " bytes but " +
                 std::to_string(bytes.size()) + " were given";
   }
-  comm_.agree(problem.empty() ? ErrorCode::ok : ErrorCode::size_mismatch, problem);
+  detail::Replicated args;
+  args.value("Migration: the exchange (set_exchange)", static_cast<long long>(exchange_));
+  detail::agree(comm_, args, problem.empty() ? ErrorCode::ok : ErrorCode::size_mismatch, problem);
 
   std::vector<std::size_t> start(n + 1, 0);
   for (std::size_t i = 0; i < n; ++i) start[i + 1] = start[i] + sizes[i];
@@ -103,7 +111,13 @@ void Migration::move(Serialiser& s) const {
   std::string problem;
   try {
     std::size_t total = 0;
-    for (std::size_t k = 0; k < n; ++k) total += sizes[k] = s.size(order_[k]);
+    bool wrapped = false;
+    for (std::size_t k = 0; k < n; ++k) wrapped |= __builtin_add_overflow(total, sizes[k] = s.size(order_[k]), &total);
+    if (wrapped) throw Error(ErrorCode::invalid_input, "the sizes of this rank's objects add up to more than 2^64 bytes");
+    if (std::string m = detail::check_memory(static_cast<double>(total), "packing this rank's objects",
+                                             "check the serialiser's size(), or move the payload in parts");
+        !m.empty())
+      throw Error(ErrorCode::invalid_input, m);
     grouped.resize(total);
     std::size_t at = 0;
     for (std::size_t k = 0; k < n && problem.empty(); ++k) {
@@ -116,10 +130,14 @@ void Migration::move(Serialiser& s) const {
                   ": pack must write exactly size(i) bytes";
       at += sizes[k];
     }
+  } catch (const Error& e) {
+    problem = std::string("Migration: ") + e.what();
   } catch (...) {
     problem = "Migration: the serialiser's size() or pack() threw: " + failure(std::current_exception());
   }
-  comm_.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input, problem);
+  detail::Replicated args;
+  args.value("Migration: the exchange (set_exchange)", static_cast<long long>(exchange_));
+  detail::agree(comm_, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input, problem);
 
   const VariableRecords r = exchange_variable(sizes, grouped);
   try {
