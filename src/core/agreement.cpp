@@ -89,6 +89,10 @@ Replicated& Replicated::values(const char* name, std::span<const std::int64_t> v
   entries_.push_back({name, Entry::array, hash_words(v)});
   return *this;
 }
+Replicated& Replicated::text(const char* name, std::string_view v) {
+  entries_.push_back({name, Entry::text, hash_words(std::span<const char>(v.data(), v.size()))});
+  return *this;
+}
 Replicated& Replicated::given(const char* name, bool present, bool abstain) {
   entries_.push_back({name, Entry::presence, present ? 1ULL : 0ULL, abstain});
   return *this;
@@ -105,6 +109,8 @@ std::string mismatch_message(const Replicated::Entry& e, std::uint64_t lo, std::
              "): every rank must pass the same " + name;
     case Replicated::Entry::array:
       return name + " differs between ranks (length or values): every rank must pass the same " + name;
+    case Replicated::Entry::text:
+      return name + " differs between ranks: every rank must pass the same " + name;
     case Replicated::Entry::presence:
       return name + " given on some ranks and not on others: give " + name +
              " on every rank that holds objects, or on none (ranks without objects may pass none)";

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hpart/comm.hpp"
@@ -25,14 +26,17 @@ class Replicated {
   Replicated& values(const char* name, std::span<const double> v);
   Replicated& values(const char* name, std::span<const int> v);
   Replicated& values(const char* name, std::span<const std::int64_t> v);
+  // A string every rank must pass alike (a file path, a dataset name): compared by a hash of
+  // its bytes, so a path that differs on one rank is an error before any rank opens a file.
+  Replicated& text(const char* name, std::string_view v);
   // Whether an optional per-object array (weights, ids, coordinates) is given. Ranks without
   // local objects cannot tell "none given" from "given, empty" and do not vote (`abstain`).
   Replicated& given(const char* name, bool present, bool abstain);
 
   struct Entry {
     const char* name;
-    enum Kind : unsigned char { integer, real, array, presence } kind;
-    std::uint64_t key;  // order-preserving encoding (integer, real), hash (array), 0/1 (presence)
+    enum Kind : unsigned char { integer, real, array, text, presence } kind;
+    std::uint64_t key;  // order-preserving encoding (integer, real), hash (array, text), 0/1 (presence)
     bool abstain = false;
   };
   [[nodiscard]] const std::vector<Entry>& entries() const { return entries_; }

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "core/partition_metrics.hpp"
@@ -71,6 +72,13 @@ Partition summarise_partition(const Comm& comm, std::vector<part_t> parts, int n
   }
   MPI_Allreduce(MPI_IN_PLACE, result.part_weights.data(), static_cast<int>(K * C), MPI_DOUBLE, MPI_SUM, comm.get());
   MPI_Allreduce(MPI_IN_PLACE, result.part_sizes.data(), static_cast<int>(K), MPI_LONG_LONG, MPI_SUM, comm.get());
+  // Weights are accepted up to the largest double, but a part's total must be one too: every
+  // rank sees the same reduced totals, so every rank reaches this verdict without talking.
+  for (std::size_t i = 0; i < result.part_weights.size(); ++i)
+    if (!std::isfinite(result.part_weights[i]))
+      throw Error(ErrorCode::invalid_input,
+                  "the weights of part " + std::to_string(i / C) + " sum past the largest double (1.8e308): the " +
+                      "weights' total must stay below it; scale the weights down");
   return partition_from_totals(std::move(parts), num_parts, ncon, std::move(result.part_weights),
                                std::move(result.part_sizes), target_sizes);
 }

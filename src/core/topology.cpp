@@ -1,5 +1,7 @@
 #include "hpart/topology.hpp"
 
+#include "core/agreement.hpp"
+
 #include <mpi.h>
 
 #include <algorithm>
@@ -56,15 +58,20 @@ Topology detect_topology(const Comm& comm, const std::string& spec_in) {
     if (const char* env = std::getenv("HPART_TOPOLOGY")) spec = env;
   Topology t;
   const int R = comm.size();
+  // Whether a spec is given decides which collectives follow: agree on it (and on its value) first.
+  int nodes = 0, per = 0;
+  std::string problem;
+  if (!spec.empty() && !parse_spec(spec, nodes, per))
+    problem = "topology '" + spec + "' is not of the form NxM (N nodes of M ranks each, e.g. 3x2)";
+  else if (!spec.empty() && static_cast<long long>(nodes) * per != R)
+    problem = "topology '" + spec + "' describes " + std::to_string(static_cast<long long>(nodes) * per) +
+              " ranks but the communicator has " + std::to_string(R);
+  detail::Replicated args;
+  args.given("topology spec (argument or HPART_TOPOLOGY)", !spec.empty(), false)
+      .value("topology nodes", static_cast<long long>(nodes))
+      .value("topology ranks per node", static_cast<long long>(per));
+  detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
   if (!spec.empty()) {
-    int nodes = 0, per = 0;
-    std::string problem;
-    if (!parse_spec(spec, nodes, per))
-      problem = "topology '" + spec + "' is not of the form NxM (N nodes of M ranks each, e.g. 3x2)";
-    else if (nodes * per != R)
-      problem = "topology '" + spec + "' describes " + std::to_string(nodes * per) + " ranks but the communicator has " +
-                std::to_string(R);
-    comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
     t.nodes = nodes;
     for (int r = 0; r < R; ++r) t.node_of_rank.push_back(r / per);
     t.source = spec;

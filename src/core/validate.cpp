@@ -150,7 +150,7 @@ std::string check_points(const PointSet& points, const PointScan* scan) {
 }
 
 void replicate_point_shape(Replicated& args, const PointSet& points) {
-  const bool none = points.coords.empty();
+  const bool none = points.size() == 0;  // also when coords are malformed (fewer values than dim)
   args.value("dim", static_cast<long long>(points.dim))
       .value("ncon", static_cast<long long>(points.ncon))
       .given("weights", !points.weights.empty(), none)

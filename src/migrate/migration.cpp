@@ -23,7 +23,7 @@ namespace {
 // on every rank, and fit in memory).
 std::vector<int> owner_table(const Comm& comm, PartOwners owners) {
   std::string problem;
-  if (owners.num_parts < 1) problem = "Migration: num_parts must be >= 1";
+  if (std::string p = detail::check_parts(owners.num_parts); !p.empty()) problem = "Migration: num_" + p;
   if (owners.num_ranks != comm.size())
     problem = "Migration: the part owner map is for " + std::to_string(owners.num_ranks) + " ranks but the communicator has " +
               std::to_string(comm.size());
@@ -79,7 +79,7 @@ Migration::Migration(const Comm& comm, std::span<const part_t> parts, std::span<
   }
   // Every rank must map parts to the same ranks, or records would go where no rank expects them.
   detail::Replicated args;
-  args.values("Migration: the part owner map", owner_of_part);
+  args.values("Migration: the part owner map", owner_of_part).given("Migration: ids", !ids.empty(), parts.empty());
   detail::agree(comm, args, problem.empty() ? ErrorCode::ok : code, problem);
   if (want_ids) detail::require_unique_ids(comm, ids, "Migration");
 
