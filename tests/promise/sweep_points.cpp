@@ -222,9 +222,30 @@ void expect_valid_partition(MPI_Comm comm, const std::string& name, const PointI
 TEST(PromiseSweep, PointEdgeInputIsPartitioned) {
   on_world_and_halves([](MPI_Comm comm) {
     for (const long long n : {0LL, 1LL, 2LL, 3LL, 7LL}) {
-      for (const int parts : {1, 2, 9, 64}) {
-        PointInput in = make_input(comm, n, parts);
-        expect_valid_partition(comm, "n " + std::to_string(n) + ", parts " + std::to_string(parts), in);
+      for (const int parts : {1, 2, 9, 64, 1 << 16}) {
+        for (const bool with_ids : {true, false}) {
+          PointInput in = make_input(comm, n, parts);
+          if (!with_ids) in.p.ids.clear();
+          const std::string what = "n " + std::to_string(n) + ", parts " + std::to_string(parts) + (with_ids ? ", ids" : "");
+          expect_valid_partition(comm, what, in);
+          // Every other point entry on the same input: none may hang or throw on valid input
+          // (K = 2^16 only for partition, to keep the sweep short).
+          if (parts > 64) continue;
+          for (const Entry& entry : kEntries) {
+            const std::string name = entry.name;
+            if (name == "partition hilbert" || name == "Rebalancer::rebalance") continue;
+            expect_success(comm, name + " / " + what, [&] { entry.call(comm, in); });
+          }
+          expect_success(comm, "Rebalancer partition, observe, rebalance / " + what, [&] {
+            hpart::Rebalancer rb(hpart::Comm(comm), {.parts = parts});
+            const hpart::Partition p = rb.partition(in.view());
+            std::vector<double> costs(in.size(), 2.0);
+            rb.observe({.step_seconds = 1.0, .object_costs = costs});
+            (void)rb.decide();
+            const hpart::Partition q = rb.rebalance(in.view(), p.parts);
+            EXPECT_EQ(q.parts.size(), in.size());
+          });
+        }
       }
     }
     // Extreme but valid weights: tiny, denormal, huge, all zero, one huge among ones.
