@@ -118,27 +118,32 @@ std::string mismatch_message(const Replicated::Entry& e, std::uint64_t lo, std::
   return name + " differs between ranks";
 }
 
-void agree(const Comm& comm, const Replicated& args, ErrorCode code, const std::string& problem) {
+bool agree_and_all(const Comm& comm, const Replicated& args, ErrorCode code, const std::string& problem, bool mine) {
   const auto& entries = args.entries();
-  // [first failing rank, then per argument: min key, min of ~key (= ~max key)]. Ranks that
-  // abstain contribute all ones, the identity of MIN.
-  std::vector<std::uint64_t> buf(1 + 2 * entries.size());
+  // [first failing rank, the flag, then per argument: min key, min of ~key (= ~max key)]. Ranks
+  // that abstain contribute all ones, the identity of MIN.
+  std::vector<std::uint64_t> buf(2 + 2 * entries.size());
   const bool failed = code != ErrorCode::ok;
   buf[0] = static_cast<std::uint64_t>(failed ? comm.rank() : comm.size());
+  buf[1] = mine ? 1 : 0;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const auto& e = entries[i];
-    buf[1 + 2 * i] = e.abstain ? ~0ULL : e.key;
-    buf[2 + 2 * i] = e.abstain ? ~0ULL : ~e.key;
+    buf[2 + 2 * i] = e.abstain ? ~0ULL : e.key;
+    buf[3 + 2 * i] = e.abstain ? ~0ULL : ~e.key;
   }
   MPI_Allreduce(MPI_IN_PLACE, buf.data(), static_cast<int>(buf.size()), MPI_UINT64_T, MPI_MIN, comm.get());
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    const std::uint64_t lo = buf[1 + 2 * i], hi = ~buf[2 + 2 * i];
+    const std::uint64_t lo = buf[2 + 2 * i], hi = ~buf[3 + 2 * i];
     if (lo == ~0ULL && hi == 0) continue;  // every rank abstained
     if (lo != hi) throw Error(ErrorCode::invalid_argument, mismatch_message(entries[i], lo, hi));
   }
   const int first = static_cast<int>(buf[0]);
-  if (first == comm.size()) return;
-  throw_first(comm, first, failed, code, problem);
+  if (first != comm.size()) throw_first(comm, first, failed, code, problem);
+  return buf[1] == 1;
+}
+
+void agree(const Comm& comm, const Replicated& args, ErrorCode code, const std::string& problem) {
+  (void)agree_and_all(comm, args, code, problem, true);
 }
 
 }  // namespace hpart::detail

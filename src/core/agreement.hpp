@@ -50,6 +50,9 @@ class Replicated {
 // when any rank's verdict is a problem, that of the lowest failing rank (as Comm::agree).
 void agree(const Comm& comm, const Replicated& args, ErrorCode code, const std::string& problem);
 
+// The same, also reducing a flag in the one allreduce: returns whether `mine` holds on every rank.
+bool agree_and_all(const Comm& comm, const Replicated& args, ErrorCode code, const std::string& problem, bool mine);
+
 // The message every rank reports for a replicated argument whose values differ (lo, hi: the
 // smallest and largest encodings over the ranks).
 std::string mismatch_message(const Replicated::Entry& entry, std::uint64_t lo, std::uint64_t hi);

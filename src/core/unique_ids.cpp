@@ -9,7 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/agreement.hpp"
 #include "core/displacements.hpp"
+#include "core/memory_budget.hpp"
 
 namespace hpart::detail {
 namespace {
@@ -21,33 +23,30 @@ int checker_of(gid_t id, int ranks) {  // splitmix64: spreads consecutive ids ev
   return static_cast<int>((x ^ (x >> 31)) % static_cast<std::uint64_t>(ranks));
 }
 
-// True when the ids ascend strictly here and start above every id of the ranks before this one:
-// then no id repeats anywhere. Branch-free, so the pass runs at memory speed.
-bool ascending_across_ranks(const Comm& comm, std::span<const gid_t> ids) {
-  std::uint64_t descents = 0;
-  for (std::size_t i = 1; i < ids.size(); ++i) descents |= ids[i] <= ids[i - 1];
-  const long long last = ids.empty() ? -1 : ids.back();
-  long long before = -1;  // the largest id of ranks < this one (-1: none)
-  MPI_Exscan(&last, &before, 1, MPI_LONG_LONG, MPI_MAX, comm.get());
-  if (comm.rank() == 0) before = -1;  // MPI_Exscan leaves rank 0's result undefined
-  // A rank without ids contributes -1 to the MAX scan: the ranks after it compare with those before.
-  int ok = descents == 0 && (ids.empty() || ids.front() > before) ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm.get());
-  return ok == 1;
-}
-
 }  // namespace
 
 void require_unique_ids(const Comm& comm, std::span<const gid_t> ids, const char* who) {
+  // One branch-free pass: any negative id, and whether the ids ascend strictly here.
+  gid_t sign = ids.empty() ? 0 : ids[0];  // the sign bit survives the OR
+  std::uint64_t descents = 0;
+  for (std::size_t i = 1; i < ids.size(); ++i) {
+    sign |= ids[i];
+    descents |= ids[i] <= ids[i - 1];
+  }
   std::string problem;
-  gid_t sign = 0;
-  for (const gid_t id : ids) sign |= id;  // the sign bit survives the OR
   for (std::size_t i = 0; sign < 0 && i < ids.size() && problem.empty(); ++i)
     if (ids[i] < 0)
       problem = std::string(who) + ": id of local object " + std::to_string(i) + " is " + std::to_string(ids[i]) +
                 ": ids must be non-negative";
-  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input, problem);
-  if (ascending_across_ranks(comm, ids)) return;
+  // Ids that also start above every id of the ranks before this one repeat nowhere. A rank
+  // without ids contributes -1 to the MAX scan: the ranks after it compare with those before.
+  const long long last = ids.empty() ? -1 : ids.back();
+  long long before = -1;
+  MPI_Exscan(&last, &before, 1, MPI_LONG_LONG, MPI_MAX, comm.get());
+  if (comm.rank() == 0) before = -1;  // MPI_Exscan leaves rank 0's result undefined
+  const bool ascending = descents == 0 && (ids.empty() || ids.front() > before);
+  if (agree_and_all(comm, Replicated{}, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input, problem, ascending))
+    return;
 
   const int R = comm.size();
   std::vector<int> send_counts(static_cast<std::size_t>(R), 0);
@@ -56,8 +55,11 @@ void require_unique_ids(const Comm& comm, std::span<const gid_t> ids, const char
   MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm.get());
   long long incoming = 0;
   for (int c : recv_counts) incoming += c;
-  comm.agree(incoming > INT_MAX ? ErrorCode::invalid_argument : ErrorCode::ok,
-             std::string(who) + ": more than 2^31 ids hash to one rank; use more ranks");
+  // The checker keeps each arriving id twice (as received, and with its rank for the sort).
+  problem = incoming > INT_MAX ? std::string(who) + ": more than 2^31 ids hash to one rank; use more ranks"
+                               : check_memory(24.0 * static_cast<double>(incoming) + 8.0 * static_cast<double>(ids.size()),
+                                              std::string(who) + ": checking the ids for repeats", "use more ranks");
+  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
 
   const std::vector<int> send_displs = exclusive_sum(send_counts), recv_displs = exclusive_sum(recv_counts);
   std::vector<gid_t> grouped(ids.size());
