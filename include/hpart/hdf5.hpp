@@ -4,7 +4,11 @@
 // reads or writes only its own hyperslab with collective transfers, and any problem (missing
 // file or dataset, wrong shape, non-finite value, truncated file) throws the same hpart::Error on
 // every rank, naming the file, the dataset and the row or cell. No dataset is ever read whole on
-// one rank. Writers also produce an XDMF file next to the HDF5 file (same name, extension .xmf),
+// one rank. Ranks with no rows (fewer rows than ranks) take part in every transfer with an empty
+// selection. The path and dataset names are compared across ranks before the file is opened, and
+// the memory a read needs on each rank (from the datasets' declared shapes, which a chunked file
+// can make arbitrarily large in a few bytes) is checked before it is allocated (budget:
+// HPART_MEMORY_LIMIT, else the node's available memory shared by its ranks). Writers also produce an XDMF file next to the HDF5 file (same name, extension .xmf),
 // so ParaView or VisIt open the decomposition directly.
 #include <span>
 #include <string>
@@ -21,13 +25,15 @@ namespace hpart {
 
 // Reads a point set: `/points` (N x dim, dim 2 or 3), optional `/weights` (N, or N x ncon: the
 // first column is the balanced weight, as PointFile holds one weight per point) and optional
-// `/ids` (N integers >= 0; default: the row index). Numeric datasets of any integer or float type
-// are converted to double. Rank r receives rows [N r / R, N (r + 1) / R). Coordinates must be
+// `/ids` (N integers in [0, 2^63 - 1], of any integer type up to 64 bits, read exactly: unsigned
+// 64-bit ids of 2^63 and above, negative ids and floating-point ids are errors naming the row;
+// default: the row index). Numeric datasets of any integer or float type are converted to double. Rank r receives rows [N r / R, N (r + 1) / R). Coordinates must be
 // finite, weights finite and >= 0, and N >= 1.
 PointFile read_points_h5(const Comm& comm, const std::string& path);
 
 // Reads a part file written by write_partition_h5 (or any 1D integer dataset): rank r receives
-// rows [N r / R, N (r + 1) / R) of `dataset`, the same blocks read_points_h5 gives.
+// rows [N r / R, N (r + 1) / R) of `dataset`, the same blocks read_points_h5 gives. Values must
+// fit a part_t (32-bit); a wider one is an error naming the row, never clamped.
 std::vector<part_t> read_parts_h5(const Comm& comm, const std::string& path, const std::string& dataset = "/parts");
 
 // A grid with its cost field, read from a file. `grid.cost` views `cost`; the struct is move-only
@@ -46,7 +52,8 @@ struct GridField {
 
 // Reads a cost field: `dataset` is 2D (ny x nx) or 3D (nz x ny x nx) in C order, so x is the
 // fastest index. Rank r holds the slab [n r / R, n (r + 1) / R) of the slowest dimension (y in
-// 2D, z in 3D) and every cell of the others; a rank may hold none. Costs must be finite, >= 0.
+// 2D, z in 3D) and every cell of the others; a rank may hold none. Costs must be finite, >= 0,
+// and the extents those partition_grid accepts.
 // The result goes straight into partition_grid(comm, field.grid, opts).
 GridField read_grid_cost_h5(const Comm& comm, const std::string& path, const std::string& dataset = "/cost");
 
@@ -56,7 +63,8 @@ std::string xdmf_path(const std::string& path);
 // Writes a point set, replacing `path`: /points (double, N x dim, the ranks' points in rank
 // order), /weights (double, N when ncon is 1, else N x ncon; only when weighted) and /ids (int64,
 // N; only when points.ids is given), plus the XDMF file xdmf_path(path) (a Polyvertex mesh).
-// The file reads back with read_points_h5, every value bit for bit.
+// The file reads back with read_points_h5, every value bit for bit. Ranks may hold no points;
+// those that hold some must pass the same dim and ncon, and give weights and ids alike.
 void write_points_h5(const Comm& comm, const std::string& path, const PointSet& points);
 
 // Writes a point partition, replacing `path`:
@@ -71,6 +79,8 @@ void write_points_h5(const Comm& comm, const std::string& path, const PointSet& 
 //                  ids are not written, pass them as `ids`); the file then reads back with
 //                  read_points_h5, and an XDMF file (xdmf_path(path)) shows the points as a
 //                  Polyvertex mesh coloured by `parts` (and `weight`).
+// Every rank passes the same partition summary (num_parts and ncon are compared; rank 0 writes
+// the per-part tables), and ids on every rank holding objects or on none; ranks may hold none.
 void write_partition_h5(const Comm& comm, const std::string& path, const Partition& p,
                         std::span<const gid_t> ids = {}, const PointSet* points = nullptr);
 

@@ -2,6 +2,10 @@
 // Parallel file I/O for point sets and partitions. Every function is collective over `comm`,
 // reads or writes with MPI-IO (each rank its own byte range), and throws the same hpart::Error
 // on every rank when a file cannot be opened or a line is malformed (the message names it).
+// Arguments every rank must pass alike (the path, dim, num_parts, max_side, whether weights are
+// given) are compared before any file is opened, and the memory a call needs (from the file's
+// size, or the picture's) is checked before it is allocated (budget: HPART_MEMORY_LIMIT, else
+// the node's available memory shared by its ranks), so neither ends in a hang or a bad_alloc.
 #include <span>
 #include <string>
 #include <vector>
@@ -36,20 +40,26 @@ struct PointFile {
 //   dim = 0: taken from the column count: 2 -> x y, 3 -> x y z, 4 -> x y z w.
 //   dim = 2: x y or x y w;  dim = 3: x y z or x y z w.
 // Every data line must have the same number of values, all finite, and weights must be >= 0.
+// Values below the smallest double (1e-400) read as 0, the nearest double, as strtod reads them;
+// denormals are kept exactly; values beyond +-1.8e308 are an error naming the line. Ranks whose
+// byte range holds no point line (files with fewer points than ranks) get no points.
 PointFile read_points_text(const Comm& comm, const std::string& path, int dim = 0);
 
 // Writes one part id per line, the ranks' `parts` concatenated in rank order (METIS .part
 // convention): with the points of read_points_text, line i holds the part of the file's point i.
+// Part ids must be >= 0; ranks may hold none.
 void write_parts_text(const Comm& comm, const std::string& path, std::span<const part_t> parts);
 
 // Writes the ranks' points (rank order) in the format read_points_text reads: `x y [z] [w]`,
 // numbers in shortest round-trip form, a weight column when `points.weights` is given (ncon 1).
+// Every rank holding points must pass the same dim and give weights alike (all or none).
 void write_points_text(const Comm& comm, const std::string& path, const PointSet& points);
 
 // Draws the points coloured by part into a PNG on rank 0 (white background; parts get
 // well-separated hues). 3D points are projected onto the two axes of largest extent. The
 // image's longer side has `max_side` pixels; the other follows the bounding box's aspect.
 // Memory: one max_side^2 pixel buffer per rank, reduced onto rank 0, never the points.
+// Every part id must be in [0, num_parts); points may span any finite range (up to +-1.8e308).
 void write_partition_png(const Comm& comm, const std::string& path, const PointSet& points,
                          std::span<const part_t> parts, int num_parts, int max_side = 1024);
 

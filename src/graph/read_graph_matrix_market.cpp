@@ -11,6 +11,7 @@
 #include "graph/headed_text.hpp"
 #include "graph/matrix_market_lines.hpp"
 #include "graph/rank_sums.hpp"
+#include "graph/reader_memory.hpp"
 #include "graph/record_exchange.hpp"
 #include "graph/vertex_blocks.hpp"
 #include "hpart/graph.hpp"
@@ -55,14 +56,25 @@ GraphFile read_graph_matrix_market(const Comm& comm, const std::string& path) {
     throw Error(ErrorCode::io, detail::at_line(path, t.header_line, why));
 
   const long long first = detail::sum_before(comm, detail::count_body_lines(t.text, t.body_from, false));
-  detail::MatrixEntries entries = detail::parse_matrix_market_entries(t.text, t.body_from, banner, size, first);
+  detail::MatrixEntries entries;
+  const std::string out_of_memory = detail::parse_within_memory(path, t.text.size(), [&] {
+    entries = detail::parse_matrix_market_entries(t.text, t.body_from, banner, size, first);
+  });
   std::string().swap(t.text);  // the entries hold all that is needed now
-  comm.agree(entries.bad_line < 0 ? ErrorCode::ok : ErrorCode::io,
-             entries.bad_line < 0 ? std::string() : detail::at_line(path, t.first_line + entries.bad_line, entries.bad_reason));
+  const std::string bad = !out_of_memory.empty()  ? out_of_memory
+                          : entries.bad_line < 0 ? std::string()
+                                                 : detail::at_line(path, t.first_line + entries.bad_line, entries.bad_reason);
+  comm.agree(bad.empty() ? ErrorCode::ok : out_of_memory.empty() ? ErrorCode::io : ErrorCode::invalid_input, bad);
   const long long found = detail::sum_all(comm, entries.entries);
   if (found != size.entries)
     throw Error(ErrorCode::io, path + ": truncated file: the size line (line " + std::to_string(t.header_line) +
                                    ") says nnz = " + std::to_string(size.entries) + " entries, found " + std::to_string(found));
+  // A valid file may declare many more rows than entries (N = 3e9, one entry): the offsets of
+  // the rank's block of vertices are what may not fit. Per entry (two ids here): both arcs, their
+  // grouped copy and owner, the arcs received (on a balanced file) and the adjacency built.
+  const std::string memory = detail::check_vertex_block_memory(comm, path, size.rows, 8.0,
+                                                               static_cast<double>(entries.pairs.size()) * 60.0);
+  comm.agree(memory.empty() ? ErrorCode::ok : ErrorCode::invalid_input, memory);
 
   GraphFile f;
   f.vtxdist = detail::block_vtxdist(size.rows, comm.size());

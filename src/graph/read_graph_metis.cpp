@@ -10,6 +10,7 @@
 #include "graph/graph_symmetry.hpp"
 #include "graph/headed_text.hpp"
 #include "graph/rank_sums.hpp"
+#include "graph/reader_memory.hpp"
 #include "graph/record_exchange.hpp"
 #include "graph/vertex_blocks.hpp"
 #include "hpart/graph.hpp"
@@ -63,16 +64,29 @@ GraphFile read_adjacency_file(const Comm& comm, const std::string& path, detail:
     throw Error(ErrorCode::io, detail::at_line(path, t.header_line, why));
 
   const gid_t first = detail::sum_before(comm, detail::count_body_lines(t.text, t.body_from, true));
-  detail::VertexRows rows = detail::parse_vertex_lines(t.text, t.body_from, h, first, dialect);
+  detail::VertexRows rows;
+  const std::string out_of_memory = detail::parse_within_memory(
+      path, t.text.size(), [&] { rows = detail::parse_vertex_lines(t.text, t.body_from, h, first, dialect); });
   std::string().swap(t.text);  // the rows hold all that is needed now
   // Ranks hold the lines in file order, so the lowest failing rank names the first bad line.
-  comm.agree(rows.bad_line < 0 ? ErrorCode::ok : ErrorCode::io,
-             rows.bad_line < 0 ? std::string() : detail::at_line(path, t.first_line + rows.bad_line, rows.bad_reason));
+  const std::string bad = !out_of_memory.empty() ? out_of_memory
+                          : rows.bad_line < 0    ? std::string()
+                                                 : detail::at_line(path, t.first_line + rows.bad_line, rows.bad_reason);
+  comm.agree(bad.empty() ? ErrorCode::ok : out_of_memory.empty() ? ErrorCode::io : ErrorCode::invalid_input, bad);
+  // A header's n beyond the vertex lines is a truncated file, found before any memory is
+  // sized by n: the rows hold only the lines that are there.
   const long long found = detail::sum_all(comm, static_cast<long long>(rows.vertices()));
   if (found != h.vertices)
     throw Error(ErrorCode::io, path + ": truncated file: the header (line " + std::to_string(t.header_line) + ") says " +
                                    std::to_string(h.vertices) + " vertices, found " + std::to_string(found));
   for (long long& line : rows.line) line += t.first_line;
+  // Each owned vertex: offset, file line, row head sent and received, vertex weights; each
+  // neighbour received: its id and edge weight (as many as this rank parsed, on a balanced file).
+  const double ncon_w = h.vertex_weights ? h.ncon : 0;
+  const std::string memory = detail::check_vertex_block_memory(
+      comm, path, h.vertices, 48.0 + 8.0 * ncon_w,
+      static_cast<double>(rows.adjncy.size()) * (h.edge_weights ? 16.0 : 8.0));
+  comm.agree(memory.empty() ? ErrorCode::ok : ErrorCode::invalid_input, memory);
 
   std::vector<long long> lines;
   GraphFile f = to_blocks(comm, rows, first, h, lines);

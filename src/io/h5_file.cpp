@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "core/agreement.hpp"
 #include "hpart/error.hpp"
 
 namespace hpart::detail {
@@ -75,6 +76,9 @@ std::string H5Dataset::shape() const {
 }
 
 H5File::H5File(const Comm& comm, const std::string& path, Mode mode) : comm_(comm), path_(path) {
+  detail::Replicated args;
+  args.text("file path", path).value("file mode", static_cast<long long>(mode));
+  detail::agree(comm, args, ErrorCode::ok, {});
   std::string message;
   H5Id fapl = plist(H5P_FILE_ACCESS);
   if (!fapl.valid() || H5Pset_fapl_mpio(fapl.get(), comm.get(), MPI_INFO_NULL) < 0) {
@@ -91,6 +95,9 @@ H5File::H5File(const Comm& comm, const std::string& path, Mode mode) : comm_(com
 }
 
 std::optional<H5Dataset> H5File::open(const std::string& name, bool required) const {
+  detail::Replicated args;
+  args.text("dataset name", name);
+  detail::agree(comm_, args, ErrorCode::ok, {});
   // H5Lexists needs every group on the way to exist; a failing call means "absent" too.
   bool exists = true;
   for (std::size_t slash = name.find('/', 1); exists; slash = name.find('/', slash + 1)) {
@@ -120,6 +127,11 @@ std::optional<H5Dataset> H5File::open(const std::string& name, bool required) co
       ds.dims.resize(static_cast<std::size_t>(rank));
       H5Sget_simple_extent_dims(space.get(), ds.dims.data(), nullptr);
       ds.type_class = H5Tget_class(type.get());
+      ds.type_size = H5Tget_size(type.get());
+      if (ds.type_class == H5T_INTEGER) ds.is_signed = H5Tget_sign(type.get()) != H5T_SGN_NONE;
+      if (ds.type_class == H5T_INTEGER && ds.type_size > 8)
+        message = where(name) + ": holds " + std::to_string(8 * ds.type_size) +
+                  "-bit integers; at most 64-bit integers are supported";
     }
   }
   comm_.agree(message.empty() ? ErrorCode::ok : ErrorCode::io, message);
@@ -143,8 +155,13 @@ H5Dataset H5File::create(const std::string& name, hid_t file_type, const std::ve
   return ds;
 }
 
-void H5File::transfer(const H5Dataset& ds, const std::vector<hsize_t>& start, const std::vector<hsize_t>& count,
-                      hid_t mem_type, void* read_into, const void* write_from) const {
+void H5File::transfer(Direction direction, const H5Dataset& ds, const std::vector<hsize_t>& start,
+                      const std::vector<hsize_t>& count, hid_t mem_type, void* buffer) const {
+  // A dataset without elements has no storage to transfer (HDF5 fails on its address): every
+  // rank sees the same shape, so every rank skips alike.
+  hsize_t elements = 1;
+  for (const hsize_t d : ds.dims) elements *= d;
+  if (elements == 0) return;
   hsize_t volume = 1;
   for (const hsize_t c : count) volume *= c;
   const H5Id file_space(H5Dget_space(ds.id.get()), H5Sclose);
@@ -153,31 +170,34 @@ void H5File::transfer(const H5Dataset& ds, const std::vector<hsize_t>& start, co
   bool ok = file_space.valid() && mem_space.valid() && dxpl.valid() && select_block(file_space.get(), start, count);
   if (ok && volume == 0) ok = H5Sselect_none(mem_space.get()) >= 0;
   // Every rank must enter the collective call, even one whose setup failed (it selects
-  // nothing then), or the others would wait for it forever.
+  // nothing then), or the others would wait for it forever. A rank with nothing to move may
+  // hold no buffer at all (an empty vector); HDF5 refuses a null one before the collective.
   if (!ok && file_space.valid()) H5Sselect_none(file_space.get());
+  if (!ok && mem_space.valid()) H5Sselect_none(mem_space.get());
+  double none = 0.0;
+  if (buffer == nullptr || !ok) buffer = &none;
   herr_t rc = -1;
   if (file_space.valid() && mem_space.valid()) {
-    rc = read_into != nullptr
-             ? H5Dread(ds.id.get(), mem_type, mem_space.get(), file_space.get(), dxpl.valid() ? dxpl.get() : H5P_DEFAULT,
-                       read_into)
-             : H5Dwrite(ds.id.get(), mem_type, mem_space.get(), file_space.get(), dxpl.valid() ? dxpl.get() : H5P_DEFAULT,
-                        write_from);
+    const hid_t xfer = dxpl.valid() ? dxpl.get() : H5P_DEFAULT;
+    rc = direction == Direction::read ? H5Dread(ds.id.get(), mem_type, mem_space.get(), file_space.get(), xfer, buffer)
+                                      : H5Dwrite(ds.id.get(), mem_type, mem_space.get(), file_space.get(), xfer, buffer);
   }
   std::string message;
   if (!ok || rc < 0)
-    message = with_detail(where(ds.name) + (read_into != nullptr ? ": cannot read" : ": cannot write") +
+    message = with_detail(where(ds.name) + (direction == Direction::read ? ": cannot read" : ": cannot write") +
                           " rows from " + std::to_string(start.empty() ? 0 : start[0]));
   comm_.agree(message.empty() ? ErrorCode::ok : ErrorCode::io, message);
 }
 
 void H5File::read(const H5Dataset& ds, const std::vector<hsize_t>& start, const std::vector<hsize_t>& count,
                   hid_t mem_type, void* buffer) const {
-  transfer(ds, start, count, mem_type, buffer, nullptr);
+  transfer(Direction::read, ds, start, count, mem_type, buffer);
 }
 
 void H5File::write(const H5Dataset& ds, const std::vector<hsize_t>& start, const std::vector<hsize_t>& count,
                    hid_t mem_type, const void* buffer) const {
-  transfer(ds, start, count, mem_type, nullptr, buffer);
+  // H5Dwrite only reads from the buffer; the cast serves the one transfer routine.
+  transfer(Direction::write, ds, start, count, mem_type, const_cast<void*>(buffer));
 }
 
 void H5File::write_attribute(const std::string& name, hid_t type, const void* values, std::size_t count) const {

@@ -70,9 +70,21 @@ struct H5Dataset {
   std::string name;
   std::vector<hsize_t> dims;  // slowest first (C order)
   H5T_class_t type_class = H5T_NO_CLASS;
+  bool is_signed = true;      // integers: whether the stored type has a sign
+  std::size_t type_size = 0;  // bytes per stored element
 
   [[nodiscard]] int rank() const { return static_cast<int>(dims.size()); }
   [[nodiscard]] bool numeric() const { return type_class == H5T_INTEGER || type_class == H5T_FLOAT; }
+  // The memory type that holds every stored integer exactly (HDF5 clamps values that do not fit
+  // the memory type, silently): int64, or uint64 for unsigned 64-bit data, read into the same 8
+  // bytes, where values >= 2^63 then show as negative (exact_integer_text names them).
+  [[nodiscard]] hid_t exact_integer_type() const {
+    return !is_signed && type_size >= 8 ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64;
+  }
+  // The stored value behind an element read with exact_integer_type().
+  [[nodiscard]] std::string exact_integer_text(std::int64_t v) const {
+    return !is_signed && type_size >= 8 ? std::to_string(static_cast<std::uint64_t>(v)) : std::to_string(v);
+  }
   [[nodiscard]] std::string shape() const;  // "1000 x 3"
 };
 
@@ -80,6 +92,7 @@ class H5File {
  public:
   enum class Mode { read, create };
   // Collective and agreed: opens `path` read-only, or creates it (replacing it), with MPI-IO.
+  // The path and mode are compared across ranks first (the open is collective over one file).
   H5File(const Comm& comm, const std::string& path, Mode mode);
   H5File(const H5File&) = delete;
   H5File& operator=(const H5File&) = delete;
@@ -91,14 +104,16 @@ class H5File {
   // "path: /dataset" for messages.
   [[nodiscard]] std::string where(const std::string& dataset) const { return path_ + ": " + dataset; }
 
-  // Collective and agreed. A missing dataset is an io Error naming file and dataset when
-  // `required`; otherwise an empty optional (the same on every rank).
+  // Collective and agreed. The name is compared across ranks first. A missing dataset is an io
+  // Error naming file and dataset when `required`; otherwise an empty optional (the same on every
+  // rank). Integer types wider than 64 bits are an io Error (no memory type holds them exactly).
   std::optional<H5Dataset> open(const std::string& name, bool required) const;
   // Collective and agreed: a new contiguous dataset of `file_type` and shape `dims`.
   H5Dataset create(const std::string& name, hid_t file_type, const std::vector<hsize_t>& dims) const;
 
   // Collective and agreed: every rank reads (writes) the block [start, start + count) of `ds`,
-  // converted from (to) `mem_type`; a rank with an empty block takes part with no selection.
+  // converted from (to) `mem_type`; a rank with an empty block takes part with no selection (its
+  // buffer may then be null: an empty vector's data()).
   // `start` and `count` have ds.rank() entries; `buffer` holds the block in C order.
   void read(const H5Dataset& ds, const std::vector<hsize_t>& start, const std::vector<hsize_t>& count,
             hid_t mem_type, void* buffer) const;
@@ -117,8 +132,9 @@ class H5File {
 
  private:
   void write_attribute(const std::string& name, hid_t type, const void* values, std::size_t count) const;
-  void transfer(const H5Dataset& ds, const std::vector<hsize_t>& start, const std::vector<hsize_t>& count,
-                hid_t mem_type, void* read_into, const void* write_from) const;
+  enum class Direction { read, write };
+  void transfer(Direction direction, const H5Dataset& ds, const std::vector<hsize_t>& start,
+                const std::vector<hsize_t>& count, hid_t mem_type, void* buffer) const;
 
   QuietHdf5Errors quiet_;  // first member: silences HDF5 until after the file is closed
   Comm comm_;

@@ -1,7 +1,11 @@
 #include "io/mpi_file.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <new>
 
+#include "core/agreement.hpp"
+#include "core/memory_budget.hpp"
 #include "hpart/error.hpp"
 
 namespace hpart::detail {
@@ -11,7 +15,10 @@ constexpr std::size_t kOverhang = 1 << 16;  // read-ahead for the line that cros
 
 // The bytes of the lines that start in [begin, end) of the file. A line starts at byte 0 or
 // right after a '\n'; the next rank computes the same boundary, so every line is read once.
-std::string lines_starting_in(const MpiFile& file, long long size, long long begin, long long end) {
+// The last line may run far past `end` (a file without newlines): it may grow the buffer to
+// `max_bytes`, beyond which it is an Error instead of an allocation that cannot be served.
+std::string lines_starting_in(const MpiFile& file, const std::string& path, long long size, long long begin,
+                              long long end, std::uint64_t max_bytes) {
   if (begin >= end) return {};
   const long long from = std::max(begin - 1, 0LL);
   std::string buf(static_cast<std::size_t>(end - from), '\0');
@@ -33,6 +40,11 @@ std::string lines_starting_in(const MpiFile& file, long long size, long long beg
     }
     if (next >= size) break;  // the file's last line has no '\n'
     const std::size_t old = buf.size();
+    if (old + kOverhang > max_bytes)
+      throw Error(ErrorCode::invalid_input,
+                  "reading '" + path + "': the line that starts before byte " + std::to_string(end) + " runs past " +
+                      format_bytes(static_cast<double>(old)) + " without a newline, more than this rank may hold " +
+                      "(HPART_MEMORY_LIMIT, or the node's available memory shared by its ranks): not a text file?");
     buf.resize(old + kOverhang);
     const std::size_t got = file.read_at(next, buf.data() + old, kOverhang);
     buf.resize(old + got);
@@ -40,7 +52,8 @@ std::string lines_starting_in(const MpiFile& file, long long size, long long beg
     search = old;
     next += static_cast<long long>(got);
   }
-  return buf.substr(start);
+  buf.erase(0, start);  // in place: no second copy of the range
+  return buf;
 }
 }  // namespace
 
@@ -52,6 +65,11 @@ std::string mpi_error_string(int code) {
 }
 
 MpiFile::MpiFile(const Comm& comm, const std::string& path, Mode mode) : path_(path) {
+  // MPI_File_open is collective over one file: a path or mode that differs between ranks would
+  // open different files, or hang, so they are compared first.
+  detail::Replicated args;
+  args.text("file path", path).value("file mode", static_cast<long long>(mode));
+  detail::agree(comm, args, ErrorCode::ok, {});
   const int amode = mode == Mode::read ? MPI_MODE_RDONLY : (MPI_MODE_WRONLY | MPI_MODE_CREATE);
   // MPI-IO returns errors (MPI_ERRORS_RETURN is the default handler for files).
   const int rc = MPI_File_open(comm.get(), path.c_str(), amode, MPI_INFO_NULL, &file_);
@@ -117,15 +135,25 @@ void MpiFile::write_at(long long offset, const char* buffer, std::size_t bytes) 
 std::string read_rank_lines(const Comm& comm, const std::string& path) {
   const MpiFile file(comm, path, MpiFile::Mode::read);
   std::string text, message;
+  ErrorCode code = ErrorCode::ok;
   try {
     const long long size = file.size();
     const long long r = comm.rank(), R = comm.size();
-    text = lines_starting_in(file, size, size / R * r + std::min(r, size % R),
-                             size / R * (r + 1) + std::min(r + 1, size % R));
+    const long long begin = size / R * r + std::min(r, size % R), end = size / R * (r + 1) + std::min(r + 1, size % R);
+    // The byte range (and the rest of its last line) is held whole: checked before it is.
+    message = check_memory(static_cast<double>(end - begin + static_cast<long long>(kOverhang)),
+                           "reading '" + path + "' (" + format_bytes(static_cast<double>(size)) + ")",
+                           "each rank holds its 1/R-th of the file's bytes: use more ranks, or ranks on more nodes");
+    if (!message.empty()) code = ErrorCode::invalid_input;
+    else text = lines_starting_in(file, path, size, begin, end, memory_budget_bytes());
   } catch (const Error& e) {
     message = e.what();
+    code = e.code();
+  } catch (const std::bad_alloc&) {
+    message = "reading '" + path + "': out of memory for this rank's byte range: use more ranks";
+    code = ErrorCode::invalid_input;
   }
-  comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::io, message);
+  comm.agree(code, message);
   return text;
 }
 

@@ -15,6 +15,35 @@ long long count_lines(std::string_view text) {
 }
 
 constexpr bool is_separator(char c) { return c == ' ' || c == '\t' || c == ',' || c == '\r'; }
+constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Whether a decimal number that std::from_chars found out of range is tiny rather than huge: the
+// power of ten of its leading digit, plus its exponent, is negative. ("1e-400" is then the
+// nearest double, 0, as strtod and every other reader give it; "1e400" stays an error.)
+bool underflows(std::string_view t) {
+  std::size_t i = t.empty() || (t[0] != '-' && t[0] != '+') ? 0 : 1;
+  long long power = 0;
+  bool leading = false;
+  for (; i < t.size() && is_digit(t[i]); ++i) {
+    if (leading) ++power;
+    else leading = t[i] != '0';
+  }
+  if (i < t.size() && t[i] == '.') {
+    for (++i; i < t.size() && is_digit(t[i]); ++i)
+      if (!leading) {
+        --power;
+        leading = t[i] != '0';
+      }
+  }
+  long long exponent = 0;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    std::size_t e = i + 1;
+    if (e < t.size() && t[e] == '+') ++e;
+    const auto [end, ec] = std::from_chars(t.data() + e, t.data() + t.size(), exponent);
+    if (ec == std::errc::result_out_of_range) return e < t.size() && t[e] == '-';
+  }
+  return power + exponent < 0;
+}
 
 // Parses one line's values onto `out`; returns "" or why the line is malformed.
 std::string parse_line(std::string_view line, std::vector<double>& out, int& count) {
@@ -26,8 +55,14 @@ std::string parse_line(std::string_view line, std::vector<double>& out, int& cou
     if (p == end) return {};
     if (*p == '+') ++p;  // from_chars rejects a leading '+', which other writers emit
     double v = 0.0;
-    const auto [next, ec] = std::from_chars(p, end, v);
-    if (ec == std::errc::result_out_of_range) return "value " + std::to_string(count + 1) + " is out of range";
+    auto [next, ec] = std::from_chars(p, end, v);
+    if (ec == std::errc::result_out_of_range) {
+      const std::string_view token(p, static_cast<std::size_t>(next - p));
+      if (!underflows(token))
+        return "value " + std::to_string(count + 1) + " '" + std::string(token) + "' is out of range (beyond +-1.8e308)";
+      v = *p == '-' ? -0.0 : 0.0;
+      ec = std::errc();
+    }
     if (ec != std::errc() || (next < end && !is_separator(*next))) {
       const char* stop = p;
       while (stop < end && !is_separator(*stop)) ++stop;

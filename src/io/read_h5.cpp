@@ -4,11 +4,15 @@
 // blocks follow rank order, the lowest failing rank names the first bad row of the file.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/memory_budget.hpp"
+#include "grid/grid_input.hpp"
 #include "hpart/hdf5.hpp"
 #include "io/h5_file.hpp"
 
@@ -17,6 +21,9 @@ namespace {
 
 using detail::H5Dataset;
 using detail::H5File;
+
+// Row numbers, ids and offsets are signed 64-bit: a file may declare at most 2^62 rows.
+constexpr hsize_t kMaxRows = hsize_t{1} << 62;
 
 std::string number(double v) {
   std::string s = std::to_string(v);
@@ -33,8 +40,23 @@ void require(const H5File& f, bool ok, ErrorCode code, const std::string& messag
 
 void require_numeric(const H5File& f, const H5Dataset& ds, bool integer_only = false) {
   const bool ok = integer_only ? ds.type_class == H5T_INTEGER : ds.numeric();
-  require(f, ok, ErrorCode::io, f.where(ds.name) + ": holds " + (integer_only ? "non-integer" : "non-numeric") +
-                                    " values; expected " + (integer_only ? "integers" : "numbers"));
+  const char* held = !ds.numeric() ? "non-numeric values" : "non-integer values (floating-point numbers)";
+  require(f, ok, ErrorCode::io, f.where(ds.name) + ": holds " + held + "; expected " +
+                                    (integer_only ? "integers" : "numbers"));
+}
+
+void require_rows(const H5File& f, const H5Dataset& ds) {
+  require(f, ds.dims.empty() || ds.dims[0] <= kMaxRows, ErrorCode::io,
+          f.where(ds.name) + ": shape " + ds.shape() + ": more than 2^62 rows");
+}
+
+// What this rank will hold, checked against its memory before anything is allocated (the
+// declared shape of a file can be anything: a chunked dataset of 2^40 rows takes a few bytes).
+void require_memory(const H5File& f, double bytes, const std::string& what) {
+  const std::string message = detail::check_memory(
+      bytes, "reading " + what + " of '" + f.path() + "'",
+      "each rank holds 1/R of the rows (of the slowest dimension for a grid): use more ranks, or ranks on more nodes");
+  f.comm().agree(message.empty() ? ErrorCode::ok : ErrorCode::invalid_input, message);
 }
 
 struct Rows {
@@ -56,22 +78,44 @@ std::vector<double> first_column(const H5File& f, const H5Dataset& ds, Rows rows
   return v;
 }
 
+// Whether every value of an integer dataset fits a part_t, so HDF5 may convert it directly.
+bool fits_part_t(const H5Dataset& ds) { return ds.is_signed ? ds.type_size <= 4 : ds.type_size <= 2; }
+
 }  // namespace
 
 PointFile read_points_h5(const Comm& comm, const std::string& path) {
   const H5File f(comm, path, H5File::Mode::read);
+  // Every shape first, from the metadata (the same on every rank), then the memory, then data.
   const H5Dataset points = *f.open("/points", true);
   require_numeric(f, points);
   require(f, points.rank() == 2 && (points.dims[1] == 2 || points.dims[1] == 3), ErrorCode::io,
           f.where("/points") + ": shape " + points.shape() + "; expected N x 2 or N x 3 (one point per row)");
   const hsize_t n = points.dims[0];
   require(f, n > 0, ErrorCode::io, f.where("/points") + ": no points (0 rows)");
+  require_rows(f, points);
+  const auto weights = f.open("/weights", false);
+  if (weights) {
+    require_numeric(f, *weights);
+    const bool shape_ok = (weights->rank() == 1 || (weights->rank() == 2 && weights->dims[1] >= 1)) && weights->dims[0] == n;
+    require(f, shape_ok, ErrorCode::size_mismatch,
+            f.where("/weights") + ": shape " + weights->shape() + "; expected " + std::to_string(n) + " or " +
+                std::to_string(n) + " x ncon (one row per point of /points)");
+  }
+  const auto ids = f.open("/ids", false);
+  if (ids) {
+    require_numeric(f, *ids, true);
+    require(f, ids->rank() == 1 && ids->dims[0] == n, ErrorCode::size_mismatch,
+            f.where("/ids") + ": shape " + ids->shape() + "; expected " + std::to_string(n) + " (one id per point)");
+  }
 
   PointFile out;
   out.dim = static_cast<int>(points.dims[1]);
   out.global_count = static_cast<gid_t>(n);
   const Rows rows = my_rows(f, n);
   const auto d = static_cast<std::size_t>(out.dim);
+  // Coordinates, ids and (when given) one weight per row.
+  require_memory(f, static_cast<double>(rows.count) * static_cast<double>(8 * d + 8 + (weights ? 8 : 0)),
+                 std::to_string(n) + " points");
   out.coords.resize(rows.count * d);
   f.read(points, {rows.begin, 0}, {rows.count, points.dims[1]}, H5T_NATIVE_DOUBLE, out.coords.data());
   std::string message;
@@ -81,12 +125,7 @@ PointFile read_points_h5(const Comm& comm, const std::string& path) {
                 std::to_string(i % d) + " is " + number(out.coords[i]) + "; coordinates must be finite";
   comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::invalid_input, message);
 
-  if (const auto weights = f.open("/weights", false)) {
-    require_numeric(f, *weights);
-    const bool shape_ok = (weights->rank() == 1 || (weights->rank() == 2 && weights->dims[1] >= 1)) && weights->dims[0] == n;
-    require(f, shape_ok, ErrorCode::size_mismatch,
-            f.where("/weights") + ": shape " + weights->shape() + "; expected " + std::to_string(n) + " or " +
-                std::to_string(n) + " x ncon (one row per point of /points)");
+  if (weights) {
     out.weighted = true;
     out.weights = first_column(f, *weights, rows);
     for (std::size_t i = 0; i < out.weights.size() && message.empty(); ++i)
@@ -97,15 +136,14 @@ PointFile read_points_h5(const Comm& comm, const std::string& path) {
   }
 
   out.ids.resize(rows.count);
-  if (const auto ids = f.open("/ids", false)) {
-    require_numeric(f, *ids, true);
-    require(f, ids->rank() == 1 && ids->dims[0] == n, ErrorCode::size_mismatch,
-            f.where("/ids") + ": shape " + ids->shape() + "; expected " + std::to_string(n) + " (one id per point)");
-    f.read(*ids, {rows.begin}, {rows.count}, H5T_NATIVE_INT64, out.ids.data());
+  if (ids) {
+    // Read exactly (uint64 data as uint64), so that no id is clamped: a value that does not fit
+    // a gid_t shows as negative here and is named as stored.
+    f.read(*ids, {rows.begin}, {rows.count}, ids->exact_integer_type(), out.ids.data());
     for (std::size_t i = 0; i < out.ids.size() && message.empty(); ++i)
       if (out.ids[i] < 0)
-        message = f.where("/ids") + " row " + std::to_string(rows.begin + i) + ": id " + std::to_string(out.ids[i]) +
-                  "; ids must be >= 0";
+        message = f.where("/ids") + " row " + std::to_string(rows.begin + i) + ": id " +
+                  ids->exact_integer_text(out.ids[i]) + "; ids must be in [0, 2^63 - 1]";
     comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::invalid_input, message);
   } else {
     for (std::size_t i = 0; i < out.ids.size(); ++i) out.ids[i] = static_cast<gid_t>(rows.begin + i);
@@ -119,9 +157,30 @@ std::vector<part_t> read_parts_h5(const Comm& comm, const std::string& path, con
   require_numeric(f, parts, true);
   require(f, parts.rank() == 1, ErrorCode::io,
           f.where(dataset) + ": shape " + parts.shape() + "; expected a 1-D list of part ids");
+  require_rows(f, parts);
   const Rows rows = my_rows(f, parts.dims[0]);
+  // Integers that may not fit a part_t are read whole (64-bit) and checked, never clamped.
+  const bool direct = fits_part_t(parts);
+  require_memory(f, static_cast<double>(rows.count) * (direct ? 4.0 : 12.0), std::to_string(parts.dims[0]) + " part ids");
   std::vector<part_t> out(rows.count);
-  f.read(parts, {rows.begin}, {rows.count}, H5T_NATIVE_INT32, out.data());
+  if (direct) {
+    f.read(parts, {rows.begin}, {rows.count}, H5T_NATIVE_INT32, out.data());
+    return out;
+  }
+  std::vector<std::int64_t> wide(rows.count);
+  f.read(parts, {rows.begin}, {rows.count}, parts.exact_integer_type(), wide.data());
+  const bool unsigned64 = parts.exact_integer_type() == H5T_NATIVE_UINT64;
+  std::string message;
+  for (std::size_t i = 0; i < wide.size(); ++i) {
+    const std::int64_t v = wide[i];
+    if ((unsigned64 && v < 0) || v < std::numeric_limits<part_t>::min() || v > std::numeric_limits<part_t>::max()) {
+      message = f.where(dataset) + " row " + std::to_string(rows.begin + i) + ": part id " + parts.exact_integer_text(v) +
+                " does not fit a 32-bit part id";
+      break;
+    }
+    out[i] = static_cast<part_t>(v);
+  }
+  comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::invalid_input, message);
   return out;
 }
 
@@ -147,20 +206,25 @@ GridField read_grid_cost_h5(const Comm& comm, const std::string& path, const std
   require(f, ds.rank() == 2 || ds.rank() == 3, ErrorCode::io,
           f.where(dataset) + ": shape " + ds.shape() + " (" + std::to_string(ds.rank()) +
               "-D); expected a 2-D (ny x nx) or 3-D (nz x ny x nx) cost field");
-  hsize_t cells = 1;
-  for (const hsize_t n : ds.dims) cells *= n;
-  require(f, cells > 0, ErrorCode::io, f.where(dataset) + ": shape " + ds.shape() + " holds no cells");
+  const bool no_cells = std::find(ds.dims.begin(), ds.dims.end(), hsize_t{0}) != ds.dims.end();
+  require(f, !no_cells, ErrorCode::io, f.where(dataset) + ": shape " + ds.shape() + " holds no cells");
 
   GridField out;
   Grid& g = out.grid;
   g.dim = ds.rank();
-  for (int d = 0; d < g.dim; ++d) g.extent[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(ds.dims[static_cast<std::size_t>(g.dim - 1 - d)]);
+  // Extents beyond int64 are clamped only to be refused below, with the shape as stored.
+  for (int d = 0; d < g.dim; ++d)
+    g.extent[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(
+        std::min<hsize_t>(ds.dims[static_cast<std::size_t>(g.dim - 1 - d)], std::numeric_limits<std::int64_t>::max()));
+  const std::string shape_problem = grid::check_grid_shape(g.dim, g.extent);
+  require(f, shape_problem.empty(), ErrorCode::io, f.where(dataset) + ": shape " + ds.shape() + ": " + shape_problem);
   // This rank's slab of the slowest dimension (y in 2D, z in 3D); an empty slab is an empty box.
   const int slow = g.dim - 1;
   const Rows slab = my_rows(f, ds.dims[0]);
   g.local = g.domain();
   g.local.lo[static_cast<std::size_t>(slow)] = static_cast<std::int64_t>(slab.begin);
   g.local.hi[static_cast<std::size_t>(slow)] = static_cast<std::int64_t>(slab.begin + slab.count) - 1;
+  require_memory(f, 8.0 * static_cast<double>(g.local.volume()), "a cost field of " + ds.shape() + " cells");
 
   std::vector<hsize_t> start(ds.dims.size(), 0), count = ds.dims;
   start[0] = slab.begin;

@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
+#include <new>
 #include <string>
 #include <string_view>
 
+#include "core/agreement.hpp"
+#include "core/memory_budget.hpp"
 #include "hpart/io.hpp"
 #include "io/mpi_file.hpp"
 #include "io/point_lines.hpp"
@@ -29,12 +32,24 @@ std::string shortest(double v) {
 }  // namespace
 
 PointFile read_points_text(const Comm& comm, const std::string& path, int dim) {
-  comm.agree(dim == 0 || dim == 2 || dim == 3 ? ErrorCode::ok : ErrorCode::invalid_argument,
-             dim == 0 || dim == 2 || dim == 3 ? std::string()
-                                              : "read_points_text: dim must be 0 (from the columns), 2 or 3");
+  const bool dim_ok = dim == 0 || dim == 2 || dim == 3;
+  detail::Replicated args;
+  args.value("dim", static_cast<long long>(dim));
+  detail::agree(comm, args, dim_ok ? ErrorCode::ok : ErrorCode::invalid_argument,
+                dim_ok ? std::string() : "read_points_text: dim must be 0 (from the columns), 2 or 3");
   // The text is kept to name the line of a bad weight found after the columns are known.
   const std::string text = detail::read_rank_lines(comm, path);
-  const detail::PointLines parsed = detail::parse_point_lines(text);
+  // The values take up to ~4x the text's bytes ("1 2" lines); their growth is not estimated
+  // beforehand (that would be a pass over the text), so running out is caught here instead.
+  detail::PointLines parsed;
+  std::string out_of_memory;
+  try {
+    parsed = detail::parse_point_lines(text);
+  } catch (const std::bad_alloc&) {
+    parsed = {};
+    out_of_memory = "read_points_text: '" + path + "': out of memory parsing this rank's " +
+                    detail::format_bytes(static_cast<double>(text.size())) + " of lines: use more ranks";
+  }
 
   // Line numbers and point ordinals of this rank's first line and point.
   long long mine[2] = {parsed.lines, parsed.data_lines}, before[2] = {0, 0}, total[2] = {0, 0};
@@ -56,15 +71,14 @@ PointFile read_points_text(const Comm& comm, const std::string& path, int dim) {
                    "has " + std::to_string(count) + " values, but line " + std::to_string(head[1]) + " has " +
                        std::to_string(columns));
   };
-  std::string message;
-  if (parsed.data_lines > 0 && parsed.columns != columns) {
-    message = mismatch(parsed.first_data_line, parsed.columns);
-  } else if (parsed.bad_count >= 0) {
-    message = mismatch(parsed.bad_line, parsed.bad_count);
-  } else if (parsed.bad_line >= 0) {
-    message = at_line(path, before[0] + parsed.bad_line + 1, parsed.bad_reason);
-  }
-  comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::io, message);
+  auto parse_problem = [&]() -> std::string {
+    if (parsed.data_lines > 0 && parsed.columns != columns) return mismatch(parsed.first_data_line, parsed.columns);
+    if (parsed.bad_count >= 0) return mismatch(parsed.bad_line, parsed.bad_count);
+    if (parsed.bad_line >= 0) return at_line(path, before[0] + parsed.bad_line + 1, parsed.bad_reason);
+    return {};
+  };
+  std::string message = out_of_memory.empty() ? parse_problem() : out_of_memory;
+  comm.agree(message.empty() ? ErrorCode::ok : out_of_memory.empty() ? ErrorCode::io : ErrorCode::invalid_input, message);
   if (first_rank == INT_MAX)
     comm.agree(ErrorCode::io, path + ": no points (the file is empty or holds only blank and comment lines)");
 
@@ -83,18 +97,28 @@ PointFile read_points_text(const Comm& comm, const std::string& path, int dim) {
   const auto n = static_cast<std::size_t>(parsed.data_lines);
   const auto d = static_cast<std::size_t>(out.dim);
   const auto c = static_cast<std::size_t>(columns);
-  out.coords.resize(n * d);
-  if (out.weighted) out.weights.resize(n);
-  out.ids.resize(n);
+  // Coordinates (the parsed values themselves when there is no weight column), weights and ids.
+  const std::size_t values = out.weighted ? n * (d + 1) : 0;
+  message = detail::check_memory(static_cast<double>(values + n) * 8.0,
+                                 "read_points_text: " + std::to_string(n) + " points of '" + path + "' on this rank",
+                                 "each rank holds the points of its 1/R-th of the file: use more ranks");
+  comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::invalid_input, message);
   long long negative = -1;  // point index of the first negative weight
-  for (std::size_t i = 0; i < n; ++i) {
-    std::copy_n(parsed.values.begin() + static_cast<std::ptrdiff_t>(i * c), d, out.coords.begin() + static_cast<std::ptrdiff_t>(i * d));
-    if (out.weighted) {
+  if (!out.weighted) {
+    out.coords = std::move(parsed.values);
+  } else {
+    out.coords.resize(n * d);
+    out.weights.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::copy_n(parsed.values.begin() + static_cast<std::ptrdiff_t>(i * c), d,
+                  out.coords.begin() + static_cast<std::ptrdiff_t>(i * d));
       out.weights[i] = parsed.values[i * c + d];
       if (out.weights[i] < 0 && negative < 0) negative = static_cast<long long>(i);
     }
-    out.ids[i] = before[1] + static_cast<gid_t>(i);
+    std::vector<double>().swap(parsed.values);
   }
+  out.ids.resize(n);
+  for (std::size_t i = 0; i < n; ++i) out.ids[i] = before[1] + static_cast<gid_t>(i);
   message.clear();
   if (negative >= 0) {
     message = at_line(path, before[0] + detail::data_line_index(text, negative) + 1,

@@ -7,6 +7,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/agreement.hpp"
+#include "core/memory_budget.hpp"
+#include "grid/grid_input.hpp"
 #include "hpart/io.hpp"
 #include "io/png_image.hpp"
 
@@ -14,13 +17,23 @@ namespace hpart {
 
 void write_grid_partition_png(const Comm& comm, const std::string& path, const Grid& grid, const GridPartition& p,
                               int max_side) {
-  std::string message;
-  if (grid.dim != 2 && grid.dim != 3) message = "write_grid_partition_png: grid dim must be 2 or 3";
-  else if (max_side < 16 || max_side > 8192)
-    message = "write_grid_partition_png: max_side must be in [16, 8192] (got " + std::to_string(max_side) + ")";
-  else if (!p.locator)
-    message = "write_grid_partition_png: the partition has no locator (use the result of partition_grid)";
-  comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, message);
+  std::string message = grid::check_grid_shape(grid.dim, grid.extent);
+  if (message.empty() && (max_side < 16 || max_side > 8192))
+    message = "max_side must be in [16, 8192] (got " + std::to_string(max_side) + ")";
+  else if (message.empty() && !p.locator)
+    message = "the partition has no locator (use the result of partition_grid)";
+  // Rank 0 alone draws: a part id and a colour per pixel, at most max_side^2 pixels.
+  if (message.empty() && comm.rank() == 0)
+    message = detail::check_memory(static_cast<double>(max_side) * max_side * 7.0,
+                                   "a picture of " + std::to_string(max_side) + " pixels a side", "use a smaller max_side");
+  if (!message.empty()) message = "write_grid_partition_png: " + message;
+  detail::Replicated args;
+  args.text("file path", path)
+      .value("max_side", static_cast<long long>(max_side))
+      .value("grid dim", static_cast<long long>(grid.dim))
+      .values("grid extent", std::span<const std::int64_t>(grid.extent))
+      .value("num_parts", static_cast<long long>(p.partition.num_parts));
+  detail::agree(comm, args, message.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, message);
   if (comm.rank() == 0) {
     const std::int64_t nx = grid.extent[0], ny = grid.extent[1];
     const std::int64_t longest = std::max(nx, ny);

@@ -5,10 +5,13 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
+#include "core/agreement.hpp"
 #include "core/validate.hpp"
+#include "grid/grid_input.hpp"
 #include "hpart/hdf5.hpp"
 #include "io/h5_file.hpp"
 #include "io/xdmf.hpp"
@@ -19,31 +22,22 @@ namespace {
 using detail::H5Dataset;
 using detail::H5File;
 
-void agree_invalid(const Comm& comm, const std::string& message) {
-  comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, message);
-}
-
-// Every rank must pass the same `value` (a shape parameter of a collective call).
-void agree_uniform(const Comm& comm, long long value, const std::string& what) {
-  long long lo = value, hi = value;
-  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_LONG_LONG, MPI_MIN, comm.get());
-  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_LONG_LONG, MPI_MAX, comm.get());
-  // Every rank sees the same lo and hi, so every rank throws the same error.
-  if (lo != hi)
-    throw Error(ErrorCode::invalid_argument,
-                what + " differs across ranks (" + std::to_string(lo) + " to " + std::to_string(hi) + ")");
-}
-
-bool any_rank(const Comm& comm, bool mine) {
-  int v = mine ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MAX, comm.get());
-  return v != 0;
-}
-
 std::string check_path(const std::string& fn, const std::string& path) {
   if (path.empty()) return fn + ": empty file name";
   if (xdmf_path(path) == path) return fn + ": '" + path + "' would be overwritten by its own XDMF file; use .h5";
   return {};
+}
+
+// Whether any rank passes each of `flags` (presence that only the ranks holding objects can tell:
+// a rank without points has no weights to show), in one reduction.
+template <std::size_t N>
+std::array<bool, N> any_rank(const Comm& comm, const std::array<bool, N>& flags) {
+  std::array<int, N> v{};
+  for (std::size_t i = 0; i < N; ++i) v[i] = flags[i] ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(N), MPI_INT, MPI_MAX, comm.get());
+  std::array<bool, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = v[i] != 0;
+  return out;
 }
 
 // This rank's rows [begin, begin + count) of `total` rows in rank order.
@@ -69,27 +63,17 @@ void write_replicated(const H5File& f, const std::string& name, hid_t file_type,
   f.write(ds, std::vector<hsize_t>(dims.size(), 0), count, detail::native_type<T>(), values.data());
 }
 
-// Collective checks of a point set written by several ranks: valid locally, and the same dim,
-// ncon and presence of weights and ids everywhere (a rank with no points has nothing to say).
+// What the ranks write about their points: dim and ncon (agreed) and whether weights and ids are
+// written (when any rank holds them: the ranks that hold points all do, or the agreement failed).
 struct PointLayout {
   int dim = 3, ncon = 1;
   bool weighted = false, ids = false;
 };
-PointLayout check_point_layout(const Comm& comm, const std::string& fn, const PointSet& points, bool with_ids) {
+
+// The local checks of a point set, prefixed by the writer's name.
+std::string check_points_of(const std::string& fn, const PointSet& points) {
   std::string message = detail::check_points(points);
-  if (!message.empty()) message = fn + ": " + message;
-  agree_invalid(comm, message);
-  agree_uniform(comm, points.dim, fn + ": points.dim");
-  PointLayout layout{points.dim, points.ncon, any_rank(comm, !points.weights.empty()),
-                     with_ids && any_rank(comm, !points.ids.empty())};
-  if (layout.weighted) agree_uniform(comm, points.ncon, fn + ": points.ncon");
-  const bool holds = points.size() > 0;
-  if (holds && layout.weighted && points.weights.empty())
-    message = fn + ": weights given on some ranks only; give them on every rank that holds points, or on none";
-  else if (holds && layout.ids && points.ids.empty())
-    message = fn + ": ids given on some ranks only; give them on every rank that holds points, or on none";
-  agree_invalid(comm, message);
-  return layout;
+  return message.empty() ? message : fn + ": " + message;
 }
 
 // /points, /weights and (optionally) /ids of the ranks' points.
@@ -139,8 +123,15 @@ void write_summary(const H5File& f, const Partition& p) {
 }  // namespace
 
 void write_points_h5(const Comm& comm, const std::string& path, const PointSet& points) {
-  agree_invalid(comm, check_path("write_points_h5", path));
-  const PointLayout layout = check_point_layout(comm, "write_points_h5", points, true);
+  const std::string fn = "write_points_h5";
+  std::string message = check_path(fn, path);
+  if (message.empty()) message = check_points_of(fn, points);
+  detail::Replicated args;
+  args.text("file path", path);
+  detail::replicate_point_shape(args, points);
+  detail::agree(comm, args, message.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, message);
+  const auto [weighted, with_ids] = any_rank<2>(comm, {!points.weights.empty(), !points.ids.empty()});
+  const PointLayout layout{points.dim, points.ncon, weighted, with_ids};
   const RowBlock rows = row_block(comm, points.size());
   {
     const H5File f(comm, path, H5File::Mode::create);
@@ -156,24 +147,32 @@ void write_points_h5(const Comm& comm, const std::string& path, const PointSet& 
 void write_partition_h5(const Comm& comm, const std::string& path, const Partition& p, std::span<const gid_t> ids,
                         const PointSet* points) {
   const std::string fn = "write_partition_h5";
+  // Whether points are given is needed to know which arguments to compare: every rank passes
+  // them or none does, checked with the local verdicts below.
+  const auto [any_points, points_missing, weighted, with_ids] =
+      any_rank<4>(comm, {points != nullptr, points == nullptr, points != nullptr && !points->weights.empty(), !ids.empty()});
+  const bool with_points = any_points && !points_missing;
   std::string message = check_path(fn, path);
   if (message.empty()) message = check_summary(fn, p);
   if (message.empty() && !ids.empty() && ids.size() != p.parts.size())
     message = fn + ": ids has " + std::to_string(ids.size()) + " values for " + std::to_string(p.parts.size()) +
               " local objects; give one id per object, or none";
+  if (message.empty() && any_points && points == nullptr)
+    message = fn + ": points given on some ranks only: pass them on every rank (an empty PointSet where a rank "
+                   "holds no objects), or on none";
   if (message.empty() && points != nullptr && points->size() != p.parts.size())
     message = fn + ": points has " + std::to_string(points->size()) + " points for " + std::to_string(p.parts.size()) +
               " local parts";
-  agree_invalid(comm, message);
-  const bool with_points = any_rank(comm, points != nullptr);
-  agree_invalid(comm, with_points && points == nullptr ? fn + ": points given on some ranks only" : std::string());
-  const bool with_ids = any_rank(comm, !ids.empty());
-  agree_invalid(comm, with_ids && ids.empty() && !p.parts.empty()
-                          ? fn + ": ids given on some ranks only; give them on every rank that holds objects, or on none"
-                          : std::string());
-  agree_uniform(comm, p.num_parts, fn + ": num_parts");
+  if (message.empty() && points != nullptr) message = check_points_of(fn, *points);
+  detail::Replicated args;
+  args.text("file path", path)
+      .value("num_parts", static_cast<long long>(p.num_parts))
+      .value("partition ncon", static_cast<long long>(p.ncon))
+      .given("ids", !ids.empty(), p.parts.empty());
+  if (with_points) detail::replicate_point_shape(args, *points);
+  detail::agree(comm, args, message.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, message);
   PointLayout layout;
-  if (with_points) layout = check_point_layout(comm, fn, *points, false);
+  if (with_points) layout = {points->dim, points->ncon, weighted, false};
 
   const RowBlock rows = row_block(comm, p.parts.size());
   {
@@ -197,8 +196,10 @@ void write_grid_partition_h5(const Comm& comm, const std::string& path, const Gr
   if (message.empty()) message = check_summary(fn, p.partition);
   const Box& local = grid.local;
   const auto volume = static_cast<std::size_t>(local.empty() ? 0 : local.volume());
-  if (message.empty() && grid.dim != 2 && grid.dim != 3)
-    message = fn + ": grid.dim must be 2 or 3 (got " + std::to_string(grid.dim) + ")";
+  if (message.empty()) {
+    message = grid::check_grid_shape(grid.dim, grid.extent);
+    if (!message.empty()) message = fn + ": " + message;
+  }
   if (message.empty() && !local.empty() && (local.dim != grid.dim || !grid.domain().contains(local.lo) ||
                                             !grid.domain().contains(local.hi)))
     message = fn + ": grid.local " + local.str() + " is not a box of the grid " + grid.domain().str();
@@ -211,10 +212,11 @@ void write_grid_partition_h5(const Comm& comm, const std::string& path, const Gr
   if (message.empty() && p.boxes.size() != static_cast<std::size_t>(p.partition.num_parts))
     message = fn + ": the partition has " + std::to_string(p.boxes.size()) + " boxes for " +
               std::to_string(p.partition.num_parts) + " parts";
-  agree_invalid(comm, message);
-  agree_uniform(comm, grid.dim, fn + ": grid.dim");
-  for (int a = 0; a < grid.dim; ++a) agree_uniform(comm, grid.extent[static_cast<std::size_t>(a)], fn + ": grid.extent");
-  const bool with_cost = any_rank(comm, !grid.cost.empty());
+  detail::Replicated args;
+  args.text("file path", path).value("num_parts", static_cast<long long>(p.partition.num_parts));
+  grid::replicate_grid(args, grid);  // dim, extent, and cost given on every rank holding cells or on none
+  detail::agree(comm, args, message.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, message);
+  const bool with_cost = any_rank<1>(comm, {!grid.cost.empty()})[0];
 
   // HDF5 order: slowest first (z y x); this rank's box in that order.
   const auto dim = static_cast<std::size_t>(grid.dim);
@@ -230,10 +232,9 @@ void write_grid_partition_h5(const Comm& comm, const std::string& path, const Gr
     const H5Dataset parts = f.create("/parts", H5T_STD_I32LE, dims);
     f.write(parts, start, count, H5T_NATIVE_INT32, p.partition.parts.data());
     if (with_cost) {
-      // A rank that passed no cost has unit costs (partition_grid's convention).
-      const std::vector<double> ones(grid.cost.empty() ? volume : 0, 1.0);
+      // Only ranks without cells may pass no cost (agreed above): they write nothing.
       const H5Dataset cost = f.create("/cost", H5T_IEEE_F64LE, dims);
-      f.write(cost, start, count, H5T_NATIVE_DOUBLE, grid.cost.empty() ? ones.data() : grid.cost.data());
+      f.write(cost, start, count, H5T_NATIVE_DOUBLE, grid.cost.data());
     }
     std::vector<std::int64_t> boxes;
     boxes.reserve(p.boxes.size() * 2 * dim);

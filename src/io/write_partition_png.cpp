@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/agreement.hpp"
+#include "core/memory_budget.hpp"
 #include "core/validate.hpp"
 #include "hpart/io.hpp"
 #include "io/png_image.hpp"
@@ -17,11 +19,14 @@
 namespace hpart {
 namespace {
 
+// Positions are taken in half units, x/2 - x0/2: unlike x - x0, that never overflows, so points
+// spread over +-1e308 still fill the picture.
 struct View {
   int ax = 0, ay = 1;          // the projected axes
   double x0 = 0, y0 = 0;       // lower corner
-  double scale = 1;            // pixels per unit
+  double scale = 1;            // pixels per half unit
   int width = 1, height = 1;
+  [[nodiscard]] int pixel(double x, double lo) const { return static_cast<int>(std::lround((x * 0.5 - lo * 0.5) * scale)); }
 };
 
 View make_view(const Comm& comm, const PointSet& points, int max_side) {
@@ -36,9 +41,12 @@ View make_view(const Comm& comm, const PointSet& points, int max_side) {
       lo_neg_hi[static_cast<std::size_t>(3 + a)] = std::min(lo_neg_hi[static_cast<std::size_t>(3 + a)], -v);
     }
   MPI_Allreduce(MPI_IN_PLACE, lo_neg_hi.data(), 6, MPI_DOUBLE, MPI_MIN, comm.get());
+  // Half the extent per axis (0 when no rank holds a point).
   std::array<double, 3> extent{};
-  for (int a = 0; a < d; ++a)
-    extent[static_cast<std::size_t>(a)] = -lo_neg_hi[static_cast<std::size_t>(3 + a)] - lo_neg_hi[static_cast<std::size_t>(a)];
+  for (std::size_t a = 0; a < static_cast<std::size_t>(d); ++a) {
+    if (lo_neg_hi[a] == INFINITY) lo_neg_hi[a] = lo_neg_hi[3 + a] = 0.0;
+    extent[a] = -lo_neg_hi[3 + a] * 0.5 - lo_neg_hi[a] * 0.5;
+  }
   View v;
   if (d == 3) {
     // The two axes of largest extent show the most of a 3D set (a plane seen face on).
@@ -63,17 +71,22 @@ void write_partition_png(const Comm& comm, const std::string& path, const PointS
                          std::span<const part_t> parts, int num_parts, int max_side) {
   std::string message = detail::check_points(points);
   if (message.empty() && parts.size() != points.size())
-    message = "write_partition_png: " + std::to_string(parts.size()) + " part ids for " +
-              std::to_string(points.size()) + " points";
+    message = std::to_string(parts.size()) + " part ids for " + std::to_string(points.size()) + " points";
   if (message.empty() && (max_side < 16 || max_side > 8192))
-    message = "write_partition_png: max_side must be in [16, 8192] (got " + std::to_string(max_side) + ")";
+    message = "max_side must be in [16, 8192] (got " + std::to_string(max_side) + ")";
+  if (message.empty()) message = detail::check_parts(num_parts);
+  if (message.empty()) message = detail::check_part_ids(parts, num_parts);
+  // One max_side^2 buffer of part ids per rank, and the colours on rank 0.
   if (message.empty())
-    for (const part_t p : parts)
-      if (p < 0 || p >= num_parts) {
-        message = "write_partition_png: part id " + std::to_string(p) + " outside [0, " + std::to_string(num_parts) + ")";
-        break;
-      }
-  comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, message);
+    message = detail::check_memory(static_cast<double>(max_side) * max_side * (comm.rank() == 0 ? 7.0 : 4.0),
+                                   "a picture of " + std::to_string(max_side) + " pixels a side", "use a smaller max_side");
+  if (!message.empty()) message = "write_partition_png: " + message;
+  detail::Replicated args;
+  args.text("file path", path)
+      .value("num_parts", static_cast<long long>(num_parts))
+      .value("max_side", static_cast<long long>(max_side))
+      .value("dim", static_cast<long long>(points.dim));
+  detail::agree(comm, args, message.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, message);
 
   const View v = make_view(comm, points, max_side);
   long long local = static_cast<long long>(points.size()), total = 0;
@@ -85,8 +98,8 @@ void write_partition_png(const Comm& comm, const std::string& path, const PointS
   std::vector<std::int32_t> pixels(w * h, 0);
   const auto d = static_cast<std::size_t>(points.dim);
   for (std::size_t i = 0; i < points.size(); ++i) {
-    const int px = static_cast<int>(std::lround((points.coords[i * d + static_cast<std::size_t>(v.ax)] - v.x0) * v.scale));
-    const int py = static_cast<int>(std::lround((points.coords[i * d + static_cast<std::size_t>(v.ay)] - v.y0) * v.scale));
+    const int px = v.pixel(points.coords[i * d + static_cast<std::size_t>(v.ax)], v.x0);
+    const int py = v.pixel(points.coords[i * d + static_cast<std::size_t>(v.ay)], v.y0);
     for (int y = std::max(0, py - radius); y <= std::min(v.height - 1, py + radius); ++y)
       for (int x = std::max(0, px - radius); x <= std::min(v.width - 1, px + radius); ++x) {
         // y grows upwards in the picture.

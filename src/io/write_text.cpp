@@ -3,6 +3,8 @@
 #include <charconv>
 #include <string>
 
+#include "core/agreement.hpp"
+#include "core/memory_budget.hpp"
 #include "core/validate.hpp"
 #include "hpart/io.hpp"
 #include "io/mpi_file.hpp"
@@ -20,23 +22,38 @@ void append_number(std::string& text, T value) {
 }  // namespace
 
 void write_parts_text(const Comm& comm, const std::string& path, std::span<const part_t> parts) {
-  std::string text;
+  std::string text, message;
   text.reserve(parts.size() * 4);
-  for (const part_t p : parts) {
-    append_number(text, p);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    // Checked while formatting: no extra pass over the parts.
+    if (parts[i] < 0 && message.empty())
+      message = "write_parts_text: part id " + std::to_string(parts[i]) + " of local object " + std::to_string(i) +
+                " is negative: part ids must be >= 0";
+    append_number(text, parts[i]);
     text.push_back('\n');
   }
+  detail::Replicated args;
+  args.text("file path", path);
+  detail::agree(comm, args, message.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, message);
   detail::write_ordered_text(comm, path, text);
 }
 
 void write_points_text(const Comm& comm, const std::string& path, const PointSet& points) {
   std::string message = detail::check_points(points);
   if (message.empty() && points.ncon != 1) message = "write_points_text: writes one weight per point (ncon 1)";
-  if (message.empty()) message = detail::check_weights(points.weights, points.size(), 1);
-  comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, message);
-  std::string text;
   const auto d = static_cast<std::size_t>(points.dim);
-  text.reserve(points.size() * (d + 1) * 20);
+  // ~20 bytes per value (shortest round trip): checked before the text is built.
+  const double bytes = static_cast<double>(points.size()) * static_cast<double>(d + 1) * 20.0;
+  if (message.empty())
+    message = detail::check_memory(bytes, "write_points_text: the text of " + std::to_string(points.size()) + " points",
+                                   "use more ranks, or write_points_h5 (which writes the values without a copy)");
+  // Every rank writes the same columns, or the file would not read back.
+  detail::Replicated args;
+  args.text("file path", path);
+  detail::replicate_point_shape(args, points);
+  detail::agree(comm, args, message.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, message);
+  std::string text;
+  text.reserve(static_cast<std::size_t>(bytes));
   for (std::size_t i = 0; i < points.size(); ++i) {
     for (std::size_t a = 0; a < d; ++a) {
       if (a > 0) text.push_back(' ');

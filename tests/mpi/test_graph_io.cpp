@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "hpart/graph.hpp"
+#include "test_world.hpp"
 
 #ifndef HPART_TEST_DIR
 #error "HPART_TEST_DIR must name a scratch directory"
@@ -307,6 +309,94 @@ TEST(MatrixMarket, MalformedFilesNameFileAndLine) {
   expect_file_error(c, "mm_extra", banner + "3 3 1\n1 2 1\n2 1 1\n", {":4: more entry lines than the size line's nnz = 1"},
                     mm);
   expect_file_error(c, "mm_values", banner + "3 3 1\n1 2\n", {":3: has 0 values after i j"}, mm);
+}
+
+namespace {
+
+// Runs `body` on the world and on each half of it (a sub-communicator; the tag names its files).
+void on_world_and_halves(const std::function<void(const Ctx&, const std::string& tag)>& body) {
+  body(ctx(), "_world");
+  const hpart::testing::HalfWorld half;
+  body(ctx(half.comm), "_half" + std::to_string(half.colour));
+}
+
+// HPART_MEMORY_LIMIT for the scope (every rank sets it, so the memory checks agree).
+struct MemoryLimit {
+  explicit MemoryLimit(const char* limit) { setenv("HPART_MEMORY_LIMIT", limit, 1); }
+  ~MemoryLimit() { unsetenv("HPART_MEMORY_LIMIT"); }
+  MemoryLimit(const MemoryLimit&) = delete;
+  MemoryLimit& operator=(const MemoryLimit&) = delete;
+};
+
+const std::string kPatternBanner = "%%MatrixMarket matrix coordinate pattern general\n";
+
+}  // namespace
+
+TEST(GraphFileSizes, DeclaredSizesBeyondMemoryAreAnErrorEverywhere) {
+  on_world_and_halves([](const Ctx& c, const std::string& tag) {
+    const hpart::Comm comm(c.comm);
+    // A valid MatrixMarket file: N = 3e9 rows, one entry. The offsets of each rank's block of
+    // vertices (8 bytes each) do not fit 1 GiB at np 1-4: the memory message, never bad_alloc.
+    const std::string huge = write_file(c, "mm_huge" + tag, kPatternBanner + "3000000000 3000000000 1\n1 2\n");
+    {
+      const MemoryLimit limit("1G");
+      expect_error(c, [&] { (void)hpart::read_graph_matrix_market(comm, huge); },
+                   {"reading '" + huge + "' (3000000000 vertices, ", " needs ", "use more ranks"},
+                   hpart::ErrorCode::invalid_input);
+    }
+    // The same shape with 2,000,000 rows fits, and reads.
+    const std::string sparse = write_file(c, "mm_sparse" + tag, kPatternBanner + "2000000 2000000 1\n1 2\n");
+    const hpart::GraphFile f = hpart::read_graph_matrix_market(comm, sparse);
+    expect_blocks(c, f, 2000000);
+    EXPECT_EQ(f.global_edges, 1);
+    // METIS and Chaco: an n beyond the lines present is a truncated file, not an allocation.
+    for (const Reader read : {Reader{hpart::read_graph_metis}, Reader{hpart::read_graph_chaco}}) {
+      const std::string path = write_file(c, "metis_huge" + tag, "3000000000 1\n2\n1\n");
+      expect_error(c, [&] { (void)read(comm, path); },
+                   {path + ": truncated file: the header (line 1) says 3000000000 vertices, found 2"});
+      // 200,000 vertex lines that are there (isolated vertices): their blocks do not fit 1 MiB.
+      const std::string many = write_file(c, "metis_many" + tag, "200000 0\n" + std::string(200000, '\n'));
+      {
+        const MemoryLimit limit("1M");
+        expect_error(c, [&] { (void)read(comm, many); }, {"reading '" + many + "' (200000 vertices, ", " needs "},
+                     hpart::ErrorCode::invalid_input);
+      }
+      expect_blocks(c, read(comm, many), 200000);
+    }
+  });
+}
+
+TEST(GraphFileEmptyRanks, FewerVerticesThanRanks) {
+  on_world_and_halves([](const Ctx& c, const std::string& tag) {
+    const hpart::Comm comm(c.comm);
+    const std::string mm0 = write_file(c, "mm0" + tag, kPatternBanner + "0 0 0\n");
+    expect_blocks(c, hpart::read_graph_matrix_market(comm, mm0), 0);
+    const std::string mm1 = write_file(c, "mm1" + tag, kPatternBanner + "1 1 1\n1 1\n");  // the diagonal: no edge
+    const hpart::GraphFile one = hpart::read_graph_matrix_market(comm, mm1);
+    expect_blocks(c, one, 1);
+    EXPECT_EQ(one.global_edges, 0);
+    const std::string mm2 = write_file(c, "mm2" + tag, kPatternBanner + "2 2 1\n2 1\n");
+    const hpart::GraphFile two = hpart::read_graph_matrix_market(comm, mm2);
+    expect_blocks(c, two, 2);
+    EXPECT_EQ(two.global_edges, 1);
+    const std::string metis1 = write_file(c, "metis1" + tag, "1 0\n\n");
+    expect_blocks(c, hpart::read_graph_metis(comm, metis1), 1);
+    const std::string chaco2 = write_file(c, "chaco2" + tag, "2 1 100\n1 2\n2 1\n");
+    expect_blocks(c, hpart::read_graph_chaco(comm, chaco2), 2);
+  });
+}
+
+TEST(GraphFileArguments, PathsMustAgreeAcrossRanks) {
+  on_world_and_halves([](const Ctx& c, const std::string& tag) {
+    if (c.size < 2) return;  // nothing to disagree with
+    const hpart::Comm comm(c.comm);
+    const std::string path = write_file(c, "agree" + tag, "2 1\n2\n1\n");
+    const std::string other = path + (c.rank == 1 ? ".other" : "");
+    for (const Reader read : {Reader{hpart::read_graph_metis}, Reader{hpart::read_graph_chaco},
+                              Reader{hpart::read_graph_matrix_market}})
+      expect_error(c, [&] { (void)read(comm, other); }, {"file path differs between ranks"},
+                   hpart::ErrorCode::invalid_argument);
+  });
 }
 
 namespace {

@@ -7,8 +7,10 @@
 #include <hdf5.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -62,6 +64,12 @@ template <>
 hid_t mem_type<int>() { return H5T_NATIVE_INT; }
 template <>
 hid_t mem_type<long long>() { return H5T_NATIVE_LLONG; }
+template <>
+hid_t mem_type<unsigned long long>() { return H5T_NATIVE_ULLONG; }
+template <>
+hid_t mem_type<unsigned>() { return H5T_NATIVE_UINT; }
+template <>
+hid_t mem_type<short>() { return H5T_NATIVE_SHORT; }
 
 // Writes a dataset of shape `dims` from `values` into an open serial file.
 template <class T>
@@ -520,6 +528,280 @@ TEST(Hdf5BadInput, WriterArgumentsAndPaths) {
   const hpart::PointSet negative{mine.coords, 3, bad, 1, {}};
   expect_error_everywhere(c, [&] { hpart::write_points_h5(comm, scratch("negative"), negative); },
                           hpart::ErrorCode::invalid_argument, "weights must be finite and >= 0");
+}
+
+// --- empty ranks, exact integers, declared sizes, replicated arguments (issue 20) -----------------
+
+// Runs `body` on the world and on each half of it (a sub-communicator; colour names the files).
+void on_world_and_halves(const std::function<void(const Ctx&, int colour)>& body) {
+  body(Ctx(), 0);
+  const hpart::testing::HalfWorld half;
+  body(Ctx(half.comm), 1 + half.colour);
+}
+
+// A chunked dataset of `dims` whose chunks are never written: any declared size, a few bytes on
+// disk (reads see the fill value 0).
+void put_unallocated(hid_t file, const char* name, hid_t type, const std::vector<hsize_t>& dims) {
+  const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+  const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  std::vector<hsize_t> chunk(dims.size(), 1);
+  chunk.back() = std::min<hsize_t>(dims.back(), 1024);
+  H5Pset_chunk(dcpl, static_cast<int>(chunk.size()), chunk.data());
+  H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
+  const hid_t ds = H5Dcreate2(file, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  EXPECT_GE(ds, 0) << name;
+  if (ds >= 0) H5Dclose(ds);
+  H5Pclose(dcpl);
+  H5Sclose(space);
+}
+
+// HPART_MEMORY_LIMIT for the scope (every rank sets it, so the memory checks agree).
+struct MemoryLimit {
+  explicit MemoryLimit(const char* limit) { setenv("HPART_MEMORY_LIMIT", limit, 1); }
+  ~MemoryLimit() { unsetenv("HPART_MEMORY_LIMIT"); }
+  MemoryLimit(const MemoryLimit&) = delete;
+  MemoryLimit& operator=(const MemoryLimit&) = delete;
+};
+
+// n points written by the last n ranks (one each; the rest hold none, and with n > ranks the
+// last rank holds the remainder), row g at (g, 2 g) with weight g + 0.5 and id 1000 + g.
+struct TailPoints {
+  std::vector<double> coords, weights;
+  std::vector<hpart::gid_t> ids;
+  std::vector<hpart::part_t> parts;
+  TailPoints(const Ctx& c, long long n) {
+    const long long holders = std::min<long long>(n, c.size);
+    const long long first_holder = c.size - holders;
+    if (c.rank < first_holder) return;
+    const long long k = c.rank - first_holder;
+    const long long b = k, e = c.rank == c.size - 1 ? n : k + 1;
+    for (long long g = b; g < e; ++g) {
+      coords.insert(coords.end(), {static_cast<double>(g), 2.0 * static_cast<double>(g)});
+      weights.push_back(static_cast<double>(g) + 0.5);
+      ids.push_back(1000 + g);
+      parts.push_back(part_of_id(g));
+    }
+  }
+  [[nodiscard]] hpart::PointSet view() const { return hpart::PointSet{coords, 2, weights, 1, ids}; }
+};
+
+TEST(Hdf5EmptyRanks, FewerRowsThanRanksWriteAndReadBack) {
+  on_world_and_halves([](const Ctx& c, int colour) {
+    const hpart::Comm comm(c.comm);
+    for (const long long n : {0LL, 1LL, 2LL}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", communicator of " + std::to_string(c.size));
+      const TailPoints mine(c, n);
+      const std::string points_path = scratch("tail_points" + std::to_string(n), colour);
+      hpart::write_points_h5(comm, points_path, mine.view());
+      const hpart::Partition p = hpart::evaluate_partition(comm, mine.parts, 13, {}, 1);
+      const std::string parts_path = scratch("tail_parts" + std::to_string(n), colour);
+      const hpart::PointSet view = mine.view();
+      hpart::write_partition_h5(comm, parts_path, p, mine.ids, &view);
+
+      // Read back in even blocks: most ranks get no row, and every rank takes part.
+      const auto [rb, re] = reader_block(n, c.rank, c.size);
+      const std::vector<hpart::part_t> back = hpart::read_parts_h5(comm, parts_path);
+      EXPECT_EQ(static_cast<long long>(back.size()), re - rb);
+      for (long long g = rb; g < re && g - rb < static_cast<long long>(back.size()); ++g)
+        EXPECT_EQ(back[static_cast<std::size_t>(g - rb)], part_of_id(g));
+      if (n == 0) {
+        expect_error_everywhere(c, [&] { (void)hpart::read_points_h5(comm, points_path); }, hpart::ErrorCode::io,
+                                "/points: no points (0 rows)");
+        continue;
+      }
+      for (const std::string& path : {points_path, parts_path}) {
+        const hpart::PointFile f = hpart::read_points_h5(comm, path);
+        EXPECT_EQ(f.global_count, n);
+        ASSERT_EQ(static_cast<long long>(f.size()), re - rb);
+        for (long long g = rb; g < re; ++g) {
+          const auto i = static_cast<std::size_t>(g - rb);
+          EXPECT_EQ(f.coords[2 * i + 1], 2.0 * static_cast<double>(g));
+          EXPECT_EQ(f.weights[i], static_cast<double>(g) + 0.5);
+          EXPECT_EQ(f.ids[i], 1000 + g);
+        }
+      }
+    }
+  });
+}
+
+TEST(Hdf5EmptyRanks, CostFieldThinnerThanTheRanks) {
+  on_world_and_halves([](const Ctx& c, int colour) {
+    const hpart::Comm comm(c.comm);
+    // 2 x 64 (ny x nx) and 1 x 3 x 5 (nz x ny x nx): at np 3 and 4 some ranks hold no slab.
+    const std::string path = scratch("thin_cost", colour);
+    make_file(c, path, [](hid_t f) {
+      std::vector<double> flat(2 * 64), cube(15);
+      for (std::size_t i = 0; i < flat.size(); ++i) flat[i] = 1.0 + static_cast<double>(i);
+      for (std::size_t i = 0; i < cube.size(); ++i) cube[i] = 0.5 * static_cast<double>(i);
+      put(f, "/cost", {2, 64}, flat);
+      put(f, "/cube", {1, 3, 5}, cube);
+      put(f, "/none", {0, 4}, std::vector<double>{});
+    });
+    expect_error_everywhere(c, [&] { (void)hpart::read_grid_cost_h5(comm, path, "/none"); }, hpart::ErrorCode::io,
+                            path + ": /none: shape 0 x 4 holds no cells");
+    for (const char* name : {"/cost", "/cube"}) {
+      SCOPED_TRACE(std::string(name) + ", communicator of " + std::to_string(c.size));
+      const hpart::GridField field = hpart::read_grid_cost_h5(comm, path, name);
+      const int slow = field.grid.dim - 1;
+      const long long layers = field.grid.extent[static_cast<std::size_t>(slow)];
+      const auto [sb, se] = reader_block(layers, c.rank, c.size);
+      const long long layer = field.grid.dim == 2 ? 64 : 15;
+      ASSERT_EQ(static_cast<long long>(field.cost.size()), (se - sb) * layer);
+      for (std::size_t i = 0; i < field.cost.size(); ++i) {
+        const double g = static_cast<double>(sb * layer) + static_cast<double>(i);
+        EXPECT_EQ(field.cost[i], field.grid.dim == 2 ? 1.0 + g : 0.5 * g);
+      }
+      // Partitioned and written back from those slabs, some of them empty.
+      hpart::GridOptions opts;
+      opts.parts = 3;
+      const hpart::GridPartition p = hpart::partition_grid(comm, field.grid, opts);
+      const std::string out = scratch(std::string("thin_parts") + (name + 1), colour);
+      hpart::write_grid_partition_h5(comm, out, field.grid, p);
+      const hpart::GridField again = hpart::read_grid_cost_h5(comm, out);
+      EXPECT_EQ(again.cost, field.cost);
+      const std::vector<int> parts = get<int>(out, "/parts");
+      const hpart::Box domain = field.grid.domain();
+      ASSERT_EQ(static_cast<long long>(parts.size()), domain.volume());
+      for (std::size_t i = 0; i < parts.size(); ++i) EXPECT_EQ(parts[i], p.part_of(local_cell(domain, i))) << i;
+    }
+  });
+}
+
+TEST(Hdf5Integers, IdsAreReadExactlyOrRefusedNamingTheRow) {
+  on_world_and_halves([](const Ctx& c, int colour) {
+    const std::string path = scratch("uint64_ids", colour);
+    const unsigned long long top = (1ULL << 63) - 1;
+    // Unsigned 64-bit ids below 2^63, the largest among them: read exactly.
+    make_file(c, path, [&](hid_t f) {
+      put(f, "/points", {6, 2}, coords(6, 2));
+      put(f, "/ids", {6}, std::vector<unsigned long long>{top, 0, top - 1, 5, 1ULL << 62, 7});
+    });
+    const hpart::PointFile good = hpart::read_points_h5(hpart::Comm(c.comm), path);
+    const std::vector<hpart::gid_t> all{static_cast<hpart::gid_t>(top), 0, static_cast<hpart::gid_t>(top - 1), 5,
+                                        hpart::gid_t{1} << 62, 7};
+    const auto [b, e] = reader_block(6, c.rank, c.size);
+    EXPECT_EQ(good.ids, std::vector<hpart::gid_t>(all.begin() + b, all.begin() + e));
+    // 1000 ids of 2^63 and above: no longer clamped to INT64_MAX, refused naming the first.
+    make_file(c, path, [](hid_t f) {
+      put(f, "/points", {1000, 2}, coords(1000, 2));
+      std::vector<unsigned long long> ids(1000);
+      for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = i < 700 ? i : (1ULL << 63) + i;
+      put(f, "/ids", {1000}, ids);
+    });
+    expect_points_error(c, path, hpart::ErrorCode::invalid_input,
+                        path + ": /ids row 700: id 9223372036854776508; ids must be in [0, 2^63 - 1]");
+    // Negative signed ids, floating-point ids.
+    make_file(c, path, [](hid_t f) {
+      put(f, "/points", {5, 2}, coords(5, 2));
+      put(f, "/ids", {5}, std::vector<long long>{0, 1, 2, -4, 3});
+    });
+    expect_points_error(c, path, hpart::ErrorCode::invalid_input, "/ids row 3: id -4; ids must be in [0, 2^63 - 1]");
+    make_file(c, path, [](hid_t f) {
+      put(f, "/points", {3, 2}, coords(3, 2));
+      put(f, "/ids", {3}, std::vector<double>{0.0, 1.5, 2.0});
+    });
+    expect_points_error(c, path, hpart::ErrorCode::io, "/ids: holds non-integer values (floating-point numbers); expected integers");
+  });
+}
+
+TEST(Hdf5Integers, PartIdsOutsideInt32AreRefusedNamingTheRow) {
+  on_world_and_halves([](const Ctx& c, int colour) {
+    const hpart::Comm comm(c.comm);
+    const std::string path = scratch("wide_parts", colour);
+    make_file(c, path, [](hid_t f) {
+      put(f, "/in_range", {5}, std::vector<long long>{0, 2147483647, -2147483648LL, 3, 4});
+      put(f, "/too_big", {5}, std::vector<long long>{0, 1, 2, 2147483648LL, 4});
+      put(f, "/unsigned64", {4}, std::vector<unsigned long long>{0, 1, 18446744073709551615ULL, 2});
+      put(f, "/unsigned32", {3}, std::vector<unsigned>{0, 4294967295U, 2});
+      put(f, "/short", {3}, std::vector<short>{7, -1, 3});
+    });
+    const std::vector<hpart::part_t> in_range{0, 2147483647, -2147483647 - 1, 3, 4};
+    const auto [b, e] = reader_block(5, c.rank, c.size);
+    EXPECT_EQ(hpart::read_parts_h5(comm, path, "/in_range"),
+              std::vector<hpart::part_t>(in_range.begin() + b, in_range.begin() + e));
+    const std::vector<hpart::part_t> shorts{7, -1, 3};
+    const auto [sb, se] = reader_block(3, c.rank, c.size);
+    EXPECT_EQ(hpart::read_parts_h5(comm, path, "/short"), std::vector<hpart::part_t>(shorts.begin() + sb, shorts.begin() + se));
+    expect_error_everywhere(c, [&] { (void)hpart::read_parts_h5(comm, path, "/too_big"); }, hpart::ErrorCode::invalid_input,
+                            path + ": /too_big row 3: part id 2147483648 does not fit a 32-bit part id");
+    expect_error_everywhere(c, [&] { (void)hpart::read_parts_h5(comm, path, "/unsigned64"); },
+                            hpart::ErrorCode::invalid_input, "/unsigned64 row 2: part id 18446744073709551615 does not fit");
+    expect_error_everywhere(c, [&] { (void)hpart::read_parts_h5(comm, path, "/unsigned32"); },
+                            hpart::ErrorCode::invalid_input, "/unsigned32 row 1: part id 4294967295 does not fit");
+  });
+}
+
+TEST(Hdf5Sizes, DeclaredShapesBeyondMemoryAreAnErrorEverywhere) {
+  on_world_and_halves([](const Ctx& c, int colour) {
+    const hpart::Comm comm(c.comm);
+    const std::string path = scratch("huge_declared", colour);
+    make_file(c, path, [](hid_t f) {
+      put_unallocated(f, "/points", H5T_IEEE_F64LE, {hsize_t{1} << 31, 2});
+      put_unallocated(f, "/parts", H5T_STD_I32LE, {hsize_t{1} << 34});
+      put_unallocated(f, "/cost", H5T_IEEE_F64LE, {hsize_t{1} << 20, hsize_t{1} << 20});
+      put_unallocated(f, "/wide", H5T_IEEE_F64LE, {8, hsize_t{1} << 32});
+    });
+    const MemoryLimit limit("64M");
+    expect_points_error(c, path, hpart::ErrorCode::invalid_input,
+                        "reading 2147483648 points of '" + path + "' needs ");
+    expect_error_everywhere(c, [&] { (void)hpart::read_parts_h5(comm, path); }, hpart::ErrorCode::invalid_input,
+                            "reading 17179869184 part ids of '" + path + "' needs ");
+    expect_error_everywhere(c, [&] { (void)hpart::read_grid_cost_h5(comm, path); }, hpart::ErrorCode::invalid_input,
+                            "reading a cost field of 1048576 x 1048576 cells of '" + path + "' needs ");
+    // Beyond a grid's extents: refused for its shape, before any memory is sized by it.
+    expect_error_everywhere(c, [&] { (void)hpart::read_grid_cost_h5(comm, path, "/wide"); }, hpart::ErrorCode::io,
+                            "/wide: shape 8 x 4294967296: grid extent 4294967296 in dimension 0 is outside [1, 2^31]");
+    // The message says what to change.
+    expect_error_everywhere(c, [&] { (void)hpart::read_parts_h5(comm, path); }, hpart::ErrorCode::invalid_input,
+                            "use more ranks");
+  });
+}
+
+TEST(Hdf5Arguments, PathsDatasetsAndShapesMustAgreeAcrossRanks) {
+  on_world_and_halves([](const Ctx& c, int colour) {
+    if (c.size < 2) return;  // nothing to disagree with
+    const hpart::Comm comm(c.comm);
+    const TailPoints mine(c, 2 * c.size);
+    const std::string path = scratch("agree", colour);
+    hpart::write_points_h5(comm, path, mine.view());
+    const std::string mine_only = path + (c.rank == 1 ? ".other.h5" : "");
+    expect_error_everywhere(c, [&] { hpart::write_points_h5(comm, mine_only, mine.view()); },
+                            hpart::ErrorCode::invalid_argument, "file path differs between ranks");
+    expect_error_everywhere(c, [&] { (void)hpart::read_points_h5(comm, mine_only); }, hpart::ErrorCode::invalid_argument,
+                            "file path differs between ranks");
+    expect_error_everywhere(c, [&] { (void)hpart::read_parts_h5(comm, path, c.rank == 1 ? "/ids" : "/parts"); },
+                            hpart::ErrorCode::invalid_argument, "dataset name differs between ranks");
+    expect_error_everywhere(c, [&] { (void)hpart::read_grid_cost_h5(comm, path, c.rank == 1 ? "/a" : "/b"); },
+                            hpart::ErrorCode::invalid_argument, "dataset name differs between ranks");
+    // Points of another dimension on one rank; weights given on some ranks only.
+    const hpart::PointSet flat{mine.coords, 2, mine.weights, 1, mine.ids};
+    const std::vector<double> xyz(mine.coords.size() / 2 * 3, 1.0);
+    const hpart::PointSet deep{xyz, 3, mine.weights, 1, mine.ids};
+    expect_error_everywhere(c, [&] { hpart::write_points_h5(comm, path, c.rank == 1 ? deep : flat); },
+                            hpart::ErrorCode::invalid_argument, "dim differs between ranks");
+    const hpart::PointSet unweighted{mine.coords, 2, {}, 1, mine.ids};
+    expect_error_everywhere(c, [&] { hpart::write_points_h5(comm, path, c.rank == c.size - 1 ? unweighted : flat); },
+                            hpart::ErrorCode::invalid_argument, "weights given on some ranks and not on others");
+    // A partition of another part count on one rank; ids or points on some ranks only.
+    const hpart::Partition p = hpart::evaluate_partition(comm, mine.parts, 13, {}, 1);
+    const hpart::Partition q = hpart::evaluate_partition(comm, mine.parts, 14, {}, 1);
+    expect_error_everywhere(c, [&] { hpart::write_partition_h5(comm, path, c.rank == 1 ? q : p); },
+                            hpart::ErrorCode::invalid_argument, "num_parts differs between ranks (from 13 to 14)");
+    expect_error_everywhere(
+        c, [&] { hpart::write_partition_h5(comm, path, p, c.rank == c.size - 1 ? std::span<const hpart::gid_t>() : mine.ids); },
+        hpart::ErrorCode::invalid_argument, "ids given on some ranks and not on others");
+    expect_error_everywhere(c, [&] { hpart::write_partition_h5(comm, path, p, {}, c.rank == 1 ? nullptr : &flat); },
+                            hpart::ErrorCode::invalid_argument, "points given on some ranks only");
+    // Grids: another extent on one rank.
+    hpart::testing::LocalGrid lg = hpart::testing::slab_grid(2, {16, 8, 1}, c.rank, c.size, 3.0);
+    hpart::GridOptions opts;
+    opts.parts = 4;
+    const hpart::GridPartition gp = hpart::partition_grid(comm, lg.grid, opts);
+    hpart::Grid other = lg.grid;
+    if (c.rank == 1) other.extent[0] = 17;
+    expect_error_everywhere(c, [&] { hpart::write_grid_partition_h5(comm, path, other, gp); },
+                            hpart::ErrorCode::invalid_argument, "grid extent differs between ranks");
+  });
 }
 
 }  // namespace

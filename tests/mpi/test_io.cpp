@@ -5,8 +5,11 @@
 #include <png.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -305,6 +308,246 @@ TEST(PartitionPng, DrawsGridPartitionsFromTheLocator) {
     thrown = e.code() == hpart::ErrorCode::invalid_argument;
   }
   EXPECT_TRUE(thrown);
+}
+
+// --- empty ranks, extreme values, sizes, replicated arguments (issue 20) ---------------------------
+
+// Runs `body` on the world and on each half of it (a sub-communicator; colour names the files).
+void on_world_and_halves(const std::function<void(const Ctx&, int colour)>& body) {
+  body(Ctx(), 0);
+  const hpart::testing::HalfWorld half;
+  body(Ctx(half.comm), 1 + half.colour);
+}
+
+// `call` throws an hpart::Error of `code` on every rank, with the same text everywhere,
+// containing `needle`. No ASSERT before the reduction: a rank leaving early would hang.
+void expect_same_error(const Ctx& c, const std::function<void()>& call, hpart::ErrorCode code,
+                       const std::string& needle) {
+  std::string what;
+  hpart::ErrorCode got = hpart::ErrorCode::ok;
+  try {
+    call();
+  } catch (const hpart::Error& e) {
+    what = e.what();
+    got = e.code();
+  }
+  EXPECT_FALSE(what.empty()) << "rank " << c.rank << ": no error (expected '" << needle << "')";
+  EXPECT_EQ(static_cast<int>(got), static_cast<int>(code)) << what;
+  EXPECT_NE(what.find(needle), std::string::npos) << "rank " << c.rank << ": " << what;
+  const std::uint64_t h = std::hash<std::string>{}(what);
+  std::uint64_t lo = h, hi = h;
+  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_UINT64_T, MPI_MIN, c.comm);
+  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_UINT64_T, MPI_MAX, c.comm);
+  EXPECT_EQ(lo, hi) << "rank " << c.rank << " has a different message: " << what;
+}
+
+// HPART_MEMORY_LIMIT for the scope (every rank sets it, so the memory checks agree).
+struct MemoryLimit {
+  explicit MemoryLimit(const char* limit) { setenv("HPART_MEMORY_LIMIT", limit, 1); }
+  ~MemoryLimit() { unsetenv("HPART_MEMORY_LIMIT"); }
+  MemoryLimit(const MemoryLimit&) = delete;
+  MemoryLimit& operator=(const MemoryLimit&) = delete;
+};
+
+TEST(TextIoEmptyRanks, FewerPointsThanRanksWriteAndReadBack) {
+  on_world_and_halves([](const Ctx& c, int colour) {
+    const hpart::Comm comm(c.comm);
+    for (const long long n : {0LL, 1LL, 2LL}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", communicator of " + std::to_string(c.size));
+      // The last n ranks hold one point each (the last one the rest when n > ranks).
+      const long long holders = std::min<long long>(n, c.size), k = c.rank - (c.size - holders);
+      std::vector<double> coords, weights;
+      std::vector<hpart::part_t> parts;
+      for (long long g = k; k >= 0 && g < (c.rank == c.size - 1 ? n : k + 1); ++g) {
+        coords.insert(coords.end(), {0.5 * static_cast<double>(g), -static_cast<double>(g)});
+        weights.push_back(static_cast<double>(g) + 1.0);
+        parts.push_back(static_cast<hpart::part_t>(g % 3));
+      }
+      const std::string path = scratch("tail" + std::to_string(n), c, colour);
+      hpart::write_points_text(comm, path, hpart::PointSet{coords, 2, weights, 1, {}});
+      hpart::write_parts_text(comm, path + ".part", parts);
+      if (c.rank == 0) {
+        std::string expect;
+        for (long long g = 0; g < n; ++g) expect += std::to_string(g % 3) + "\n";
+        EXPECT_EQ(read_file(path + ".part"), expect);
+      }
+      if (n == 0) {
+        expect_same_error(c, [&] { (void)hpart::read_points_text(comm, path); }, hpart::ErrorCode::io,
+                          path + ": no points (the file is empty");
+        continue;
+      }
+      const hpart::PointFile f = hpart::read_points_text(comm, path, 2);  // x y w
+      EXPECT_EQ(f.dim, 2);
+      ASSERT_TRUE(f.weighted);
+      expect_file_order(c, f, n);
+      for (std::size_t i = 0; i < f.size(); ++i) {
+        EXPECT_EQ(f.coords[2 * i], 0.5 * static_cast<double>(f.ids[i]));
+        EXPECT_EQ(f.weights[i], static_cast<double>(f.ids[i]) + 1.0);
+      }
+    }
+  });
+}
+
+TEST(TextIoValues, TinyDenormalAndHugeWeightsReadAndPartition) {
+  on_world_and_halves([](const Ctx& c, int colour) {
+    const hpart::Comm comm(c.comm);
+    const std::string path = scratch("extreme", c, colour);
+    // 1e-400 underflows to 0, the nearest double (as strtod reads it); denormals stay exact.
+    write_file(c, path, "0 0 1e-300\n1 0 4e-320\n0 1 1e308\n1 1 0\n2 2 1e-400\n3 3 1.7976931348623157e308\n"
+                        "1e-310 -1e-400 2.5\n");
+    const std::vector<double> weights{1e-300, 4e-320, 1e308, 0.0, 0.0, 1.7976931348623157e308, 2.5};
+    const std::vector<double> xs{0, 1, 0, 1, 2, 3, 1e-310}, ys{0, 0, 1, 1, 2, 3, -0.0};
+    auto expect_values = [&](const hpart::PointFile& f) {
+      ASSERT_TRUE(f.weighted);
+      expect_file_order(c, f, 7);
+      for (std::size_t i = 0; i < f.size(); ++i) {
+        const auto g = static_cast<std::size_t>(f.ids[i]);
+        EXPECT_EQ(f.weights[i], weights[g]) << "point " << g;
+        EXPECT_EQ(f.coords[2 * i], xs[g]) << "point " << g;
+        EXPECT_EQ(f.coords[2 * i + 1], ys[g]) << "point " << g;
+      }
+    };
+    const hpart::PointFile f = hpart::read_points_text(comm, path, 2);  // x y w
+    expect_values(f);
+    // They partition (weights of any finite size are summed in fixed point), and write back bit for bit.
+    const hpart::Partition p = hpart::partition(comm, f.view(), hpart::presets::points(2));
+    EXPECT_EQ(p.metrics.objects, 7);
+    hpart::write_points_text(comm, path + ".out", f.view());
+    expect_values(hpart::read_points_text(comm, path + ".out", 2));
+    // Beyond the largest double: an error naming the line, on every rank.
+    write_file(c, path, "0 0 1\n1 1 1e309\n");
+    expect_same_error(c, [&] { (void)hpart::read_points_text(comm, path); }, hpart::ErrorCode::io,
+                      path + ":2: value 3 '1e309' is out of range (beyond +-1.8e308)");
+  });
+}
+
+TEST(TextIoSizes, FilesBeyondMemoryAreAnErrorEverywhere) {
+  on_world_and_halves([](const Ctx& c, int colour) {
+    const hpart::Comm comm(c.comm);
+    // ~150 KB of "1 2" lines per rank: the bytes fit a 256 KiB budget, their points (ids) do not.
+    std::string text;
+    for (long long i = 0; i < 37500LL * c.size; ++i) text += "1 2\n";
+    const std::string path = scratch("big", c, colour);
+    write_file(c, path, text);
+    {
+      const MemoryLimit limit("256K");
+      expect_same_error(c, [&] { (void)hpart::read_points_text(comm, path); }, hpart::ErrorCode::invalid_input,
+                        "points of '" + path + "' on this rank needs ");
+    }
+    {
+      const MemoryLimit limit("64K");  // not even the bytes
+      expect_same_error(c, [&] { (void)hpart::read_points_text(comm, path); }, hpart::ErrorCode::invalid_input,
+                        "reading '" + path + "' (");
+    }
+    EXPECT_EQ(hpart::read_points_text(comm, path).global_count, 37500LL * c.size);  // without a limit
+    if (c.size < 2) return;
+    // One 600 KB line (not a text file): each rank's range fits 400 KiB, the line rank 0 must
+    // hold whole does not.
+    const std::string binary = scratch("one_line", c, colour);
+    write_file(c, binary, std::string(600000, 'x') + "\n");
+    const MemoryLimit limit("400K");
+    expect_same_error(c, [&] { (void)hpart::read_points_text(comm, binary); }, hpart::ErrorCode::invalid_input,
+                      "reading '" + binary + "': the line that starts before byte ");
+  });
+}
+
+TEST(TextIoArguments, ReplicatedArgumentsAndPartIdsAreCheckedEverywhere) {
+  on_world_and_halves([](const Ctx& c, int colour) {
+    const hpart::Comm comm(c.comm);
+    const long long n = 40;
+    const auto [b, e] = hpart::testing::uneven_block(n, c.rank, c.size);
+    const LocalPoints mine = make_points(Shape::uniform, 2, b, e, true);
+    const hpart::PointSet view{mine.coords, 2, mine.weights, 1, mine.ids};
+    std::vector<hpart::part_t> parts;
+    for (long long g = b; g < e; ++g) parts.push_back(static_cast<hpart::part_t>(g % 4));
+    const std::string path = scratch("args", c, colour);
+    const bool last = c.rank == c.size - 1;  // always holds points
+    // Part ids outside [0, num_parts) on one rank only.
+    std::vector<hpart::part_t> bad = parts;
+    if (last) bad.back() = -1;
+    expect_same_error(c, [&] { hpart::write_parts_text(comm, path, bad); }, hpart::ErrorCode::invalid_argument,
+                      "write_parts_text: part id -1 of local object");
+    expect_same_error(c, [&] { hpart::write_partition_png(comm, path + ".png", view, bad, 4); },
+                      hpart::ErrorCode::invalid_argument, "write_partition_png: part -1 of local object");
+    if (last) bad.back() = 4;
+    expect_same_error(c, [&] { hpart::write_partition_png(comm, path + ".png", view, bad, 4); },
+                      hpart::ErrorCode::invalid_argument, "is outside [0, 4)");
+    expect_same_error(c, [&] { hpart::write_partition_png(comm, path + ".png", view, parts, 0); },
+                      hpart::ErrorCode::invalid_argument, "write_partition_png: parts must be >= 1");
+    write_file(c, path, "0 0\n1 1\n");
+    if (c.size < 2) return;  // the rest needs ranks that can disagree
+    const std::string other = path + (c.rank == 1 ? ".other" : "");
+    expect_same_error(c, [&] { hpart::write_parts_text(comm, other, parts); }, hpart::ErrorCode::invalid_argument,
+                      "file path differs between ranks");
+    expect_same_error(c, [&] { hpart::write_points_text(comm, other, view); }, hpart::ErrorCode::invalid_argument,
+                      "file path differs between ranks");
+    expect_same_error(c, [&] { (void)hpart::read_points_text(comm, other); }, hpart::ErrorCode::invalid_argument,
+                      "file path differs between ranks");
+    expect_same_error(c, [&] { (void)hpart::read_points_text(comm, path, c.rank == 1 ? 3 : 2); },
+                      hpart::ErrorCode::invalid_argument, "dim differs between ranks (from 2 to 3)");
+    const hpart::PointSet unweighted{mine.coords, 2, {}, 1, mine.ids};
+    expect_same_error(c, [&] { hpart::write_points_text(comm, path, last ? unweighted : view); },
+                      hpart::ErrorCode::invalid_argument, "weights given on some ranks and not on others");
+    expect_same_error(c, [&] { hpart::write_partition_png(comm, path + ".png", view, parts, c.rank == 1 ? 5 : 4); },
+                      hpart::ErrorCode::invalid_argument, "num_parts differs between ranks (from 4 to 5)");
+    expect_same_error(c, [&] { hpart::write_partition_png(comm, path + ".png", view, parts, 4, c.rank == 1 ? 64 : 32); },
+                      hpart::ErrorCode::invalid_argument, "max_side differs between ranks (from 32 to 64)");
+    expect_same_error(c, [&] { hpart::write_partition_png(comm, other + ".png", view, parts, 4); },
+                      hpart::ErrorCode::invalid_argument, "file path differs between ranks");
+    const auto lg = hpart::testing::slab_grid(2, {16, 8, 1}, c.rank, c.size, 2.0);
+    hpart::GridOptions o;
+    o.parts = 3;
+    const auto gp = hpart::partition_grid(comm, lg.grid, o);
+    expect_same_error(c, [&] { hpart::write_grid_partition_png(comm, path + ".png", lg.grid, gp, c.rank == 1 ? 64 : 32); },
+                      hpart::ErrorCode::invalid_argument, "max_side differs between ranks (from 32 to 64)");
+    expect_same_error(c, [&] { hpart::write_grid_partition_png(comm, other + ".png", lg.grid, gp); },
+                      hpart::ErrorCode::invalid_argument, "file path differs between ranks");
+  });
+}
+
+TEST(PartitionPng, PicturesBeyondMemoryAreAnErrorEverywhere) {
+  on_world_and_halves([](const Ctx& c, int colour) {
+    const hpart::Comm comm(c.comm);
+    const auto [b, e] = hpart::testing::uneven_block(30, c.rank, c.size);
+    const LocalPoints mine = make_points(Shape::uniform, 2, b, e, false);
+    const hpart::PointSet view{mine.coords, 2, {}, 1, mine.ids};
+    const std::vector<hpart::part_t> parts(view.size(), 0);
+    const MemoryLimit limit("1M");
+    expect_same_error(c, [&] { hpart::write_partition_png(comm, scratch("huge", c, colour) + ".png", view, parts, 1, 8192); },
+                      hpart::ErrorCode::invalid_argument, "a picture of 8192 pixels a side needs ");
+    const auto lg = hpart::testing::slab_grid(2, {16, 8, 1}, c.rank, c.size, 0.0);
+    hpart::GridOptions o;
+    o.parts = 2;
+    const auto gp = hpart::partition_grid(comm, lg.grid, o);
+    expect_same_error(c, [&] { hpart::write_grid_partition_png(comm, scratch("huge_grid", c, colour) + ".png", lg.grid, gp, 8192); },
+                      hpart::ErrorCode::invalid_argument, "use a smaller max_side");
+  });
+}
+
+TEST(PartitionPng, ExtremeCoordinatesAndEmptyRanksDraw) {
+  on_world_and_halves([](const Ctx& c, int colour) {
+    const hpart::Comm comm(c.comm);
+    // Two points at -1e308 and +1e308 (x - x0 overflows), held by the last rank only; then none.
+    const bool last = c.rank == c.size - 1;
+    const std::vector<double> coords = last ? std::vector<double>{-1e308, -1e308, 1e308, 1e308} : std::vector<double>{};
+    const std::vector<hpart::part_t> parts = last ? std::vector<hpart::part_t>{0, 1} : std::vector<hpart::part_t>{};
+    const std::string path = scratch("extreme_png", c, colour) + ".png";
+    hpart::write_partition_png(comm, path, hpart::PointSet{coords, 2, {}, 1, {}}, parts, 2, 64);
+    int w = 0, h = 0;
+    long long coloured = 0;
+    if (c.rank == 0) {
+      EXPECT_TRUE(read_png(path, w, h, coloured));
+      EXPECT_EQ(w, 64);
+      EXPECT_EQ(h, 64);
+      EXPECT_GE(coloured, 2);  // both corners, not one pixel
+    }
+    hpart::write_partition_png(comm, path, hpart::PointSet{{}, 2, {}, 1, {}}, {}, 2, 64);
+    if (c.rank == 0) {
+      EXPECT_TRUE(read_png(path, w, h, coloured));
+      EXPECT_EQ(coloured, 0);
+    }
+    MPI_Barrier(c.comm);
+  });
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The text point parser without MPI or files: formats it accepts, and the line it blames.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 #include "io/point_lines.hpp"
@@ -60,6 +61,24 @@ TEST(PointLines, RejectsNonFiniteAndOutOfRangeValues) {
     const auto r = parse_point_lines(text);
     EXPECT_EQ(r.bad_line, 0) << text;
   }
+}
+
+TEST(PointLines, ValuesBelowTheSmallestDoubleUnderflowToZero) {
+  // As strtod reads them: the nearest double. Denormals are kept exactly; only overflow is an error.
+  const auto r = parse_point_lines("1e-400 -1e-400 0.0000001e-320 4e-320 1e-300 1e308\n");
+  ASSERT_EQ(r.bad_line, -1) << r.bad_reason;
+  ASSERT_EQ(r.values.size(), 6u);
+  EXPECT_EQ(r.values[0], 0.0);
+  EXPECT_TRUE(std::signbit(r.values[1]));
+  EXPECT_EQ(r.values[2], 0.0);
+  EXPECT_EQ(r.values[3], 4e-320);
+  EXPECT_EQ(r.values[5], 1e308);
+  for (const char* text : {"1 1e309\n", "1 -1e400\n", "1 100000000000000000000e300\n", "1 1e99999999999999999999\n"}) {
+    const auto bad = parse_point_lines(text);
+    EXPECT_EQ(bad.bad_line, 0) << text;
+    EXPECT_NE(bad.bad_reason.find("is out of range (beyond +-1.8e308)"), std::string::npos) << bad.bad_reason;
+  }
+  EXPECT_EQ(parse_point_lines("1 1e-99999999999999999999\n").values, (std::vector<double>{1, 0}));
 }
 
 TEST(PointLines, RejectsTrailingGarbageInANumber) {
