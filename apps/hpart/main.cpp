@@ -43,7 +43,13 @@ the feedback Rebalancer: --mode static|always|feedback), hpart-train (domain-par
 training on sharded Kokkos tensors). Each has its own --help; docs/ explains the library calls.
 
 Exit codes: 0 success, 1 bad command line, 2 bad input or failed I/O (the message says which
-line or value), 3 internal error. Set HPART_VERBOSE=1 (or 2) for phase timings on rank 0.)";
+line or value), 3 internal error. Bad input on any rank is the same error on every rank, never a
+hang: arguments that must agree across ranks are compared first, and memory a run would need (from
+the parts, the points per rank, a file's declared size) is checked before it is allocated against
+what each rank may use: the node's available memory shared by its ranks, or HPART_MEMORY_LIMIT
+(e.g. HPART_MEMORY_LIMIT=4G). A partition that misses its --imbalance is kept, with a warning on
+stderr saying why (e.g. one object heavier than a part's share).
+Set HPART_VERBOSE=1 (or 2) for phase timings on rank 0.)";
 
 void add_partition(CLI::App& app, hpart_cli::PartitionArgs& a) {
   CLI::App* cmd = app.add_subcommand("partition", "partition a point file along a space-filling curve, or a graph file into K parts");
