@@ -43,6 +43,18 @@ echo "== hpart CLI: generate a clustered 2D point file, partition it, draw it ==
 "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" generate --shape clusters2d --n 500000 --out "$out/points.txt"
 "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition --points "$out/points.txt" --dim 2 --parts 16 \
   --out "$out/points.part" --png "$out/points.png"
+echo
+echo "== the promise: bad input on one rank is the same clear error on every rank (exit 2), never a hang =="
+# The last line of a copy of the file gets a NaN: only the last rank reads it, every rank reports it.
+{ head -n 1000 "$out/points.txt"; echo "0.5 nan"; } > "$out/bad_points.txt"
+"${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition --points "$out/bad_points.txt" --parts 4 --quiet \
+  && echo "(unexpected: no error)" || echo "-> mpirun exits $?"
+# More parts than memory allows is refused before anything is allocated (here with a 64 MiB limit).
+HPART_MEMORY_LIMIT=64M "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition --points "$out/points.txt" \
+  --dim 2 --parts 16777216 --quiet && echo "(unexpected: no error)" || echo "-> mpirun exits $?"
+# An unmet balance is kept and said: the first point weighs half of everything.
+{ echo "0 0 1000"; head -n 999 "$out/points.txt" | awk '{print $1, $2, 1}'; } > "$out/heavy_points.txt"
+"${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition --points "$out/heavy_points.txt" --dim 2 --parts 4 --quiet
 graph=../shared/data/graphs/delaunay_n15.graph
 if [[ -f $graph ]]; then
   echo
