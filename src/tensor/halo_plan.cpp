@@ -1,4 +1,4 @@
-// Halo validation and the halo exchange plan: for each of the up to 26 directions, the halo
+// The halo exchange plan: for each of the up to 26 directions, the halo
 // region it fills, and where its values come from (a neighbour, this rank across a periodic axis
 // with one shard, or nowhere: zero past a non-periodic edge).
 #include <string>
@@ -9,42 +9,12 @@
 namespace hpart::tensor {
 namespace {
 
-const char* axis_name(int a) { return a == kAxisD ? "D" : a == kAxisH ? "H" : "W"; }
-
 // Direction index of an offset over (D, H, W): 0..26, 13 is no offset.
 int direction_tag(const std::array<int, kRank>& off) {
   return 9 * (off[kAxisD] + 1) + 3 * (off[kAxisH] + 1) + (off[kAxisW] + 1);
 }
 
 }  // namespace
-
-void validate_halo(const ShardLayout& layout, const Halo& halo) {
-  const Comm& comm = layout.comm();
-  std::string problem;
-  if (halo.d < 0 || halo.h < 0 || halo.w < 0) problem = "halo widths must be >= 0";
-  else if (layout.shape().spatial_dims == 2 && halo.d != 0) problem = "a 2-D tensor has no halo along D (Halo::d = 0)";
-  else if (halo.any() && !layout.has_mesh())
-    problem = "a halo needs a mesh layout (ShardLayout::sharded or replicated): this layout has no neighbours";
-  const std::int64_t v[3] = {halo.d, halo.h, halo.w};
-  // The layout is the same everywhere, so once the halo is too, every rank finds the same thin
-  // shard: the check below needs no further communication.
-  detail::agree_uniform(comm, problem, v, "the halo widths");
-  if (!halo.any()) return;
-  const Mesh& mesh = layout.mesh();
-  for (int a = kAxisD; a <= kAxisW; ++a) {
-    const auto ua = static_cast<std::size_t>(a);
-    const int h = halo.along(a);
-    if (h == 0 || (mesh.parts[ua] == 1 && !mesh.periodic[ua])) continue;  // nobody reads this axis' faces
-    const auto ext = extents_from_starts(layout.starts(a), layout.shape().extent[ua]);
-    for (std::size_t j = 0; j < ext.size(); ++j)
-      if (ext[j] < h)
-        throw Error(ErrorCode::invalid_argument,
-                    "halo of width " + std::to_string(h) + " along " + axis_name(a) + " is wider than shard " +
-                        std::to_string(j) + " of that axis (" + std::to_string(ext[j]) +
-                        " cells): a halo reaches the next shard only (no multi-hop exchange); "
-                        "use fewer ranks along " + axis_name(a) + ", a smaller halo, or another split");
-  }
-}
 
 HaloPlan make_halo_plan(const ShardLayout& layout, const Halo& halo) {
   HaloPlan plan;

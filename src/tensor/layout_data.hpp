@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/agreement.hpp"
 #include "hpart/tensor/layout.hpp"
 
 namespace hpart::tensor {
@@ -27,10 +28,8 @@ namespace detail {
 std::string check_shape(const TensorShape& shape);
 // "" or what is wrong with a mesh layout's arguments on `ranks` ranks.
 std::string check_mesh(const TensorShape& shape, const Mesh& mesh, const SplitOptions& split, int ranks);
-// Collective: the same `values` on every rank, and no local problem anywhere; else the same
-// Error everywhere (the local problem of the lowest failing rank, or "`what` differs").
-void agree_uniform(const Comm& comm, const std::string& local_problem, std::span<const std::int64_t> values,
-                   const std::string& what);
+// Adds the shape to the arguments every rank must pass alike.
+void add_shape(hpart::detail::Replicated& args, const TensorShape& shape);
 // Collective: shard starts along each axis (arguments already agreed).
 std::array<std::vector<std::int64_t>, kRank> split_axes(const Comm& comm, const TensorShape& shape, const Mesh& mesh,
                                                         const SplitOptions& split);

@@ -41,7 +41,9 @@ namespace {
 
 std::vector<std::int64_t> uniform_starts(std::int64_t extent, int parts) {
   std::vector<std::int64_t> s(static_cast<std::size_t>(parts));
-  for (int j = 0; j < parts; ++j) s[static_cast<std::size_t>(j)] = extent * j / parts;
+  // extent * j / parts without the product (which could overflow): q j + r j / parts.
+  const std::int64_t q = extent / parts, r = extent % parts;
+  for (int j = 0; j < parts; ++j) s[static_cast<std::size_t>(j)] = q * j + r * j / parts;
   return s;
 }
 

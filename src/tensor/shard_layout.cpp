@@ -1,12 +1,25 @@
 // ShardLayout: construction (validated and agreed on every rank), mesh arithmetic, queries.
 #include <mpi.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "core/agreement.hpp"
 #include "tensor/layout_data.hpp"
 
 namespace hpart::tensor {
+namespace {
+
+// A count that may exceed 64 bits, as "3.403e+38" (exact below 2^53).
+std::string approx_count(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, v < 0x1p53 ? "%.0f" : "%.4g", v);
+  return buf;
+}
+
+}  // namespace
+
 namespace detail {
 
 std::string check_shape(const TensorShape& shape) {
@@ -19,6 +32,13 @@ std::string check_shape(const TensorShape& shape) {
   if (shape.spatial_dims == 2 && shape.extent[kAxisD] != 1)
     return "tensor shape: a 2-D tensor has D = 1 (got D = " + std::to_string(shape.extent[kAxisD]) +
            "); use TensorShape::d3 for volumes";
+  // Cell counts, offsets and the 2x upsampled extents of the layers are 64-bit: bound the volume
+  // (in double, which cannot wrap) so that none of them overflows.
+  double volume = 1;
+  for (std::int64_t e : shape.extent) volume *= static_cast<double>(e);
+  if (volume > kMaxTensorCells)
+    return "tensor shape " + shape.str() + " has " + approx_count(volume) +
+           " cells, more than the 2^58 a tensor may have";
   return {};
 }
 
@@ -27,9 +47,21 @@ std::string check_mesh(const TensorShape& shape, const Mesh& mesh, const SplitOp
     if (mesh.parts[static_cast<std::size_t>(a)] < 1) return "mesh: parts per axis must be >= 1";
   if (mesh.replicas < 1) return "mesh: replicas must be >= 1";
   if (shape.spatial_dims == 2 && mesh.parts[kAxisD] != 1) return "mesh: a 2-D tensor cannot be split along D";
-  if (mesh.ranks() != ranks)
-    return "mesh of " + std::to_string(mesh.shards()) + " shards x " + std::to_string(mesh.replicas) +
-           " replicas needs " + std::to_string(mesh.ranks()) + " ranks, the communicator has " + std::to_string(ranks);
+  // The rank count in double: parts of a few thousand per axis would overflow an int.
+  double shards = 1;
+  for (int p : mesh.parts) shards *= p;
+  if (shards * mesh.replicas != static_cast<double>(ranks)) {
+    std::string parts;
+    for (int a = 0; a < kRank; ++a) {
+      if (a > 0) parts += 'x';
+      parts += std::to_string(mesh.parts[static_cast<std::size_t>(a)]);
+    }
+    return "mesh of " + parts + " shards (N x C x D x H x W) x " + std::to_string(mesh.replicas) + " replicas needs " +
+           approx_count(shards * mesh.replicas) + " ranks, the communicator has " + std::to_string(ranks);
+  }
+  if (split.method != SplitMethod::balanced && split.method != SplitMethod::uniform &&
+      split.method != SplitMethod::explicit_extents)
+    return "split: method " + std::to_string(static_cast<int>(split.method)) + " is not a SplitMethod";
   if (split.align_levels < 0 || split.align_levels > 30) return "split: align_levels must be in 0..30";
   if (split.method == SplitMethod::explicit_extents) {
     for (int a = 0; a < kRank; ++a) {
@@ -42,6 +74,9 @@ std::string check_mesh(const TensorShape& shape, const Mesh& mesh, const SplitOp
       std::int64_t total = 0;
       for (std::int64_t x : e) {
         if (x < 0) return "split: negative extent along axis " + std::to_string(a);
+        if (x > shape.extent[ua] - total)  // checked before the sum, which could overflow
+          return "split: the extents along axis " + std::to_string(a) + " add up to more than the tensor's extent " +
+                 std::to_string(shape.extent[ua]);
         total += x;
       }
       if (total != shape.extent[ua])
@@ -56,51 +91,42 @@ std::string check_mesh(const TensorShape& shape, const Mesh& mesh, const SplitOp
   return {};
 }
 
-void agree_uniform(const Comm& comm, const std::string& local_problem, std::span<const std::int64_t> values,
-                   const std::string& what) {
-  // One MIN-allreduce of (v, -v) gives both the minimum and the maximum of every value.
-  std::vector<std::int64_t> v(values.size() * 2);
-  for (std::size_t i = 0; i < values.size(); ++i) v[i] = values[i], v[values.size() + i] = -values[i];
-  MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_INT64_T, MPI_MIN, comm.get());
-  bool same = true;
-  for (std::size_t i = 0; i < values.size(); ++i) same = same && v[i] == -v[values.size() + i];
-  if (!local_problem.empty())
-    comm.agree(ErrorCode::invalid_argument, local_problem);
-  else if (!same)
-    comm.agree(ErrorCode::invalid_argument, what + " differs across ranks (every rank must pass the same)");
-  else
-    comm.agree_ok();
+void add_shape(hpart::detail::Replicated& args, const TensorShape& shape) {
+  static constexpr const char* kNames[kRank] = {"TensorShape::extent[N]", "TensorShape::extent[C]",
+                                                "TensorShape::extent[D]", "TensorShape::extent[H]",
+                                                "TensorShape::extent[W]"};
+  args.value("TensorShape::spatial_dims", static_cast<long long>(shape.spatial_dims));
+  for (int a = 0; a < kRank; ++a) args.value(kNames[a], static_cast<long long>(shape.extent[static_cast<std::size_t>(a)]));
 }
 
 }  // namespace detail
-
-namespace {
-
-void push_shape(std::vector<std::int64_t>& v, const TensorShape& s) {
-  v.push_back(s.spatial_dims);
-  v.insert(v.end(), s.extent.begin(), s.extent.end());
-}
-
-}  // namespace
 
 ShardLayout ShardLayout::sharded(const Comm& comm, const TensorShape& shape, const Mesh& mesh,
                                  const SplitOptions& split) {
   std::string problem = detail::check_shape(shape);
   if (problem.empty()) problem = detail::check_mesh(shape, mesh, split, comm.size());
-  std::vector<std::int64_t> v;
-  push_shape(v, shape);
-  v.insert(v.end(), mesh.parts.begin(), mesh.parts.end());
-  v.push_back(mesh.replicas);
-  for (int a = kAxisD; a <= kAxisW; ++a) v.push_back(mesh.periodic[static_cast<std::size_t>(a)] ? 1 : 0);
-  v.push_back(static_cast<std::int64_t>(split.method));
-  v.push_back(split.align_levels);
-  for (const auto& e : split.extents)
-    for (std::size_t j = 0; j < e.size(); ++j) v.push_back(e[j] * static_cast<std::int64_t>(j + 1));
-  v.push_back(static_cast<std::int64_t>(v.size()));  // unequal extent lists change the length
-  // Ranks with different lengths cannot meet in one allreduce: agree on the length first.
-  std::int64_t length = static_cast<std::int64_t>(v.size());
-  detail::agree_uniform(comm, {}, std::span<const std::int64_t>(&length, 1), "the explicit split extents");
-  detail::agree_uniform(comm, problem, v, "the tensor shape, mesh or split");
+  // Everything but the cost field must be the same on every rank.
+  static constexpr const char* kParts[kRank] = {"Mesh::parts[N]", "Mesh::parts[C]", "Mesh::parts[D]", "Mesh::parts[H]",
+                                                "Mesh::parts[W]"};
+  hpart::detail::Replicated args;
+  detail::add_shape(args, shape);
+  for (int a = 0; a < kRank; ++a) args.value(kParts[a], static_cast<long long>(mesh.parts[static_cast<std::size_t>(a)]));
+  args.value("Mesh::replicas", static_cast<long long>(mesh.replicas));
+  const int periodic[3] = {mesh.periodic[kAxisD] ? 1 : 0, mesh.periodic[kAxisH] ? 1 : 0, mesh.periodic[kAxisW] ? 1 : 0};
+  args.values("Mesh::periodic", periodic);
+  // The split's options where the method uses them (explicit extents ignore align_levels, the
+  // other methods the extents).
+  const bool explicit_split = split.method == SplitMethod::explicit_extents;
+  args.value("SplitOptions::method", static_cast<long long>(split.method));
+  args.value("SplitOptions::align_levels", explicit_split ? 0LL : static_cast<long long>(split.align_levels));
+  std::vector<std::int64_t> extents;  // per axis: the count, then the extents
+  for (const auto& e : split.extents) {
+    if (!explicit_split) break;
+    extents.push_back(static_cast<std::int64_t>(e.size()));
+    extents.insert(extents.end(), e.begin(), e.end());
+  }
+  args.values("SplitOptions::extents", extents);
+  hpart::detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
 
   auto d = std::make_shared<Data>(comm);
   d->shape = shape;
@@ -143,10 +169,10 @@ ShardLayout ShardLayout::on_rank(const Comm& comm, const TensorShape& shape, int
   if (problem.empty() && (root < 0 || root >= comm.size()))
     problem = "on_rank: root " + std::to_string(root) + " is not a rank of the communicator (size " +
               std::to_string(comm.size()) + ")";
-  std::vector<std::int64_t> v;
-  push_shape(v, shape);
-  v.push_back(root);
-  detail::agree_uniform(comm, problem, v, "the tensor shape or root");
+  hpart::detail::Replicated args;
+  detail::add_shape(args, shape);
+  args.value("root", static_cast<long long>(root));
+  hpart::detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
   auto d = std::make_shared<Data>(comm);
   d->shape = shape;
   d->boxes.assign(static_cast<std::size_t>(comm.size()), TensorBox::none());
@@ -158,9 +184,9 @@ ShardLayout ShardLayout::on_rank(const Comm& comm, const TensorShape& shape, int
 
 ShardLayout ShardLayout::from_boxes(const Comm& comm, const TensorShape& shape, const TensorBox& mine) {
   std::string problem = detail::check_shape(shape);
-  std::vector<std::int64_t> v;
-  push_shape(v, shape);
-  detail::agree_uniform(comm, problem, v, "the tensor shape");
+  hpart::detail::Replicated args;
+  detail::add_shape(args, shape);
+  hpart::detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
   const TensorBox b = mine.empty() ? TensorBox::none() : mine;
   std::vector<std::int64_t> all(static_cast<std::size_t>(2 * kRank * comm.size()));
   std::int64_t local[2 * kRank];

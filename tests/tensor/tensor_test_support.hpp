@@ -1,13 +1,20 @@
 #pragma once
 // Helpers of the sharded-tensor tests: a deterministic global field (the same on every rank
-// without communication), the meshes a communicator size allows, and reading a shard's whole
-// local array (halo included) back to the host.
+// without communication), the meshes a communicator size allows, reading a shard's whole local
+// array (halo included) back to the host, and the check that a call throws the same
+// hpart::Error on every rank of a communicator.
 #include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+#include <mpi.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
+#include "hpart/error.hpp"
 #include "hpart/tensor/shard_tensor.hpp"
+#include "test_world.hpp"
 
 namespace hpart::testing {
 
@@ -58,5 +65,47 @@ void fill_random(ht::ShardTensor<T, M>& t, std::uint64_t seed) {
     h.data()[i] = static_cast<T>(cell_value(static_cast<std::int64_t>(i), seed + 7919u * static_cast<std::uint64_t>(t.layout().rank())));
   Kokkos::deep_copy(t.view(), h);
 }
+
+// `call` must throw an hpart::Error containing `needle` on every rank of `comm`, with the same
+// text everywhere (each rank compares with the communicator's rank 0). A hang is ctest's timeout.
+template <class F>
+void expect_same_error(MPI_Comm comm, F&& call, const std::string& needle) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string what;
+  try {
+    call();
+  } catch (const hpart::Error& e) {
+    what = e.what();
+  }
+  EXPECT_FALSE(what.empty()) << "no hpart::Error on rank " << rank << " (expected '" << needle << "')";
+  EXPECT_NE(what.find(needle), std::string::npos) << "rank " << rank << ": " << what;
+  int len = static_cast<int>(what.size());
+  MPI_Bcast(&len, 1, MPI_INT, 0, comm);
+  std::string root(static_cast<std::size_t>(len), '\0');
+  if (rank == 0) root = what;
+  MPI_Bcast(root.data(), len, MPI_CHAR, 0, comm);
+  EXPECT_EQ(what, root) << "rank " << rank << " throws another message than rank 0";
+}
+
+// Runs `body(comm)` on the world and on the HalfWorld sub-communicator (each half on its own).
+template <class F>
+void on_world_and_half(F&& body) {
+  {
+    SCOPED_TRACE("on the world");
+    body(MPI_COMM_WORLD);
+  }
+  const HalfWorld half;
+  SCOPED_TRACE("on a half of the world");
+  body(half.comm);
+}
+
+// HPART_MEMORY_LIMIT set for a scope (the memory checks' budget), then unset.
+struct MemoryLimit {
+  explicit MemoryLimit(const char* limit) { setenv("HPART_MEMORY_LIMIT", limit, 1); }
+  ~MemoryLimit() { unsetenv("HPART_MEMORY_LIMIT"); }
+  MemoryLimit(const MemoryLimit&) = delete;
+  MemoryLimit& operator=(const MemoryLimit&) = delete;
+};
 
 }  // namespace hpart::testing

@@ -146,6 +146,23 @@ TEST(LayerKernels, ConvBackwardWeightsIsTheTransposeInTheWeights) {
   }
 }
 
+// Many weights (64 -> 64 channels, 3x3: 36,928 partial sums per block) over 1,024 rows: the
+// weight gradient's partial sums are capped at 64 MiB (227 blocks of 5 rows instead of 256 of 4,
+// 75 MiB) and the gradient is still the transpose.
+TEST(LayerKernels, ConvBackwardWeightsWithManyWeightsCapsItsScratch) {
+  const tk::ConvShape s{64, 64, 1, 3, 3};
+  auto x = random_padded<double>(1, s.cin, 1, 1024, 2, {0, 1, 1}, 31);
+  auto w = random_vector<double>(s.weight_count(), 32);
+  auto b = random_vector<double>(s.cout, 33);
+  auto y = tk::make_padded<double>("y", 1, s.cout, 1, 1024, 2, {});
+  tk::conv_forward(x, w, b, s, y);
+  auto g = random_padded<double>(1, s.cout, 1, 1024, 2, {}, 34);
+  tk::View1<double> dw("dw", w.extent(0)), db("db", b.extent(0));
+  tk::conv_backward_weights(x, g, s, dw, db);
+  const double lhs = dot_all(y, g), rhs = dot(w, dw) + dot(b, db);
+  EXPECT_NEAR(lhs, rhs, 1e-11 * (1 + std::abs(lhs)));
+}
+
 TEST(LayerKernels, ConvRejectsEvenKernelsAndNarrowHalos) {
   auto x = random_padded<double>(1, 1, 1, 4, 4, {0, 1, 1}, 1);
   auto y = tk::make_padded<double>("y", 1, 1, 1, 4, 4, {});
@@ -405,6 +422,24 @@ TEST(LayerKernels, EmptyShardsAreNoOps) {
   tk::conv_backward_weights(x, y, s, w, b);
   EXPECT_EQ(dot(w, w), 0.0);
   EXPECT_EQ(tk::squared_error_sum(y, y), 0.0);
+}
+
+// Issue 20: the group norm kernels refused an empty shard (C = 0 there against gamma's C
+// entries), on that rank only. An empty shard normalises nothing and adds zero partial sums.
+TEST(LayerKernels, GroupNormKernelsAcceptAnEmptyShard) {
+  tk::Padded<double> x{tk::View5<double>("x", 0, 0, 0, 0, 0), {0, 1, 1}};
+  tk::Padded<double> y{tk::View5<double>("y", 0, 0, 0, 0, 0), {}};
+  const int groups = 2;
+  tk::View1<double> none("none", 0);  // n * groups statistics: none here
+  auto gamma = random_vector<double>(4, 1), beta = random_vector<double>(4, 2);
+  auto dgamma = random_vector<double>(4, 3), dbeta = random_vector<double>(4, 4);  // stale values
+  EXPECT_NO_THROW(tk::group_sums(x, groups, none));
+  EXPECT_NO_THROW(tk::group_centered_squares(x, groups, none, none));
+  EXPECT_NO_THROW(tk::group_norm_apply(x, groups, none, none, gamma, beta, y));
+  EXPECT_NO_THROW(tk::group_norm_backward_sums(x, y, groups, none, none, gamma, none, none, dgamma, dbeta));
+  EXPECT_EQ(dot(dgamma, dgamma), 0.0);  // zero partial sums, not the stale ones
+  EXPECT_EQ(dot(dbeta, dbeta), 0.0);
+  EXPECT_NO_THROW(tk::group_norm_backward_apply(x, y, groups, 36.0, none, none, gamma, none, none, y));
 }
 
 }  // namespace

@@ -87,6 +87,8 @@ std::vector<Case> cases(int P) {
     Mesh nb = Mesh::slabs(P / 2);
     nb.parts[kAxisN] = 2;
     out.push_back({TensorShape::d2(3, 1, 2 * P, 5), nb.with_periodic(false, true, false), Halo{0, 1, 1}, "batch x H"});
+    // A batch of 1 split in two: half the ranks hold empty shards, the others exchange as usual.
+    out.push_back({TensorShape::d2(1, 2, 2 * P, 5), nb.with_periodic(false, false, true), Halo{0, 1, 1}, "batch of 1 x H"});
   }
   return out;
 }

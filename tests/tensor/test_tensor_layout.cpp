@@ -170,6 +170,10 @@ TEST(TensorLayout, ExplicitExtents) {
   expect_error_everywhere(
       [&] { (void)ShardLayout::sharded(comm, TensorShape::d2(1, 1, w.size + 9, 4), Mesh::slabs(w.size), split); },
       "does not cover");
+  split.extents[kAxisH].back() = 11;
+  expect_error_everywhere(
+      [&] { (void)ShardLayout::sharded(comm, TensorShape::d2(1, 1, w.size + 9, 4), Mesh::slabs(w.size), split); },
+      "add up to more than");
 }
 
 TEST(TensorLayout, BadInputIsAnErrorOnEveryRank) {
@@ -182,7 +186,7 @@ TEST(TensorLayout, BadInputIsAnErrorOnEveryRank) {
   const std::int64_t h = w.rank == w.size - 1 && w.size > 1 ? 9 : 8;
   if (w.size > 1)
     expect_error_everywhere([&] { (void)ShardLayout::sharded(comm, TensorShape::d2(1, 1, h, 8), Mesh::slabs(w.size)); },
-                            "differs across ranks");
+                            "TensorShape::extent[H] differs between ranks (from 8 to 9)");
   // A bad shape, D > 1 for a 2-D tensor.
   expect_error_everywhere([&] { (void)ShardLayout::replicated(comm, TensorShape{2, {1, 1, 3, 4, 4}}); }, "D = 1");
   expect_error_everywhere([&] { (void)ShardLayout::on_rank(comm, TensorShape::d2(1, 1, 4, 4), w.size); }, "root");

@@ -107,6 +107,15 @@ struct HaloOptions {
   HaloTransfer transfer = HaloTransfer::automatic;
 };
 
+namespace impl {
+// Collective, once per plan: the options every rank must pass alike (a transfer policy that
+// differs between neighbours changes the messages each expects) and whether this rank can hold
+// the plan's buffers (`buffer_bytes`), else the same hpart::Error on every rank; then, for
+// `automatic`, whether any rank has messages (`messages`: this rank's), so that all tune or none.
+bool agree_halo_exchange(const ShardLayout& layout, const HaloOptions& options, double buffer_bytes, bool automatic,
+                         bool messages);
+}  // namespace impl
+
 template <class T, class MemorySpace = DefaultMemorySpace>
 class HaloExchange {
  public:
@@ -114,8 +123,9 @@ class HaloExchange {
 
   HaloExchange() = default;
   // The plan and buffers for tensors shaped like `like` (same layout and halo). Collective over
-  // the layout's communicator for HaloTransfer::automatic (and so are its first forward
-  // exchanges, which measure: see HaloTransfer).
+  // the layout's communicator: the options must be the same on every rank, and the buffers must
+  // fit this rank's memory (else the same hpart::Error everywhere). For HaloTransfer::automatic
+  // its first forward exchanges are collective too (they measure: see HaloTransfer).
   explicit HaloExchange(const tensor_type& like, Padding padding = Padding::zero_each_exchange)
       : HaloExchange(like, HaloOptions{padding, HaloTransfer::automatic}) {}
   HaloExchange(const tensor_type& like, const HaloOptions& options);

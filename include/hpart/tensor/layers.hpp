@@ -20,11 +20,18 @@
 //   runs the two adjoints in reverse.
 // - GroupNorm: per (sample, group) sums all-reduced (mean first, then centred squares, so the
 //   variance has no cancellation), and the two backward sums all-reduced likewise.
-// - Activations are local; mse_loss all-reduces one double.
-// Validation happens the first time a layer sees a layout, collectively (Comm::agree), so bad
-// input gives the same hpart::Error on every rank.
+// - Activations are local; mse_loss all-reduces its sum (with each rank's verdict on its input).
+// Validation happens the first time a layer sees a layout, collectively: the layer's arguments
+// (channels, kernel extents, groups, eps, pooling kind) and its replicated parameters' values must
+// be the same on every rank, and local problems are combined, so bad input gives the same
+// hpart::Error on every rank. Constructors do not communicate, so they do not throw for bad
+// arguments: those are reported by the first make_output / forward, on every rank. Checks that
+// depend on a call's tensors run before the call's first collective (GroupNorm's ride on its
+// all-reduce); the layouts passed must be the same objects' on every rank (collective values).
+// A rank with an empty shard takes part in every call and contributes nothing.
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "hpart/tensor/halo.hpp"
@@ -57,7 +64,9 @@ void allreduce_sum(const Comm& comm, const kernels::View1<T>& v);
 template <class T>
 class Conv {
  public:
-  // Weights uniform in +-1/sqrt(fan_in) from `seed` (the same on every rank), bias zero.
+  // Weights uniform in +-1/sqrt(fan_in) from `seed` (the same on every rank), bias zero. Not
+  // collective: a bad shape (even or non-positive extents, more weights than fit) leaves the
+  // parameters empty and is reported by make_output / forward on every rank.
   explicit Conv(const ConvShape& shape, bool bias = true, std::uint64_t seed = 1);
 
   // A zero output tensor for x (collective the first time a layout is seen).
@@ -77,6 +86,8 @@ class Conv {
  private:
   void prepare(const ShardTensor<T>& x);
   ConvShape shape_;
+  bool with_bias_ = true;
+  std::string problem_;  // the constructor's verdict, reported collectively by prepare
   ShardLayout in_layout_, out_layout_;
   Halo in_halo_;
   std::unique_ptr<HaloExchange<T>> exchange_;
@@ -119,7 +130,8 @@ class Upsample2 {
 template <class T>
 class GroupNorm {
  public:
-  // gamma 1, beta 0.
+  // gamma 1, beta 0. Not collective: bad arguments (groups not dividing channels, eps not finite
+  // and >= 0) leave the parameters empty and are reported by forward on every rank.
   GroupNorm(int channels, int groups, double eps = 1e-5);
   // y has x's layout (any halo). Keeps the statistics for backward.
   void forward(const ShardTensor<T>& x, ShardTensor<T>& y);
@@ -130,8 +142,10 @@ class GroupNorm {
 
  private:
   void prepare(const ShardTensor<T>& x);
+  [[nodiscard]] std::string parameter_problem() const;  // "" or why gamma/beta have the wrong extents
   int channels_, groups_;
   double eps_;
+  std::string problem_;  // the constructor's verdict, reported collectively by prepare
   double count_ = 0;  // elements per (sample, group)
   ShardLayout layout_;
   kernels::View1<double> mean_, rstd_;  // this rank's samples, n_local * groups

@@ -26,10 +26,13 @@ namespace hpart::tensor {
 inline constexpr int kRank = 5;
 inline constexpr int kAxisN = 0, kAxisC = 1, kAxisD = 2, kAxisH = 3, kAxisW = 4;
 using Index5 = std::array<std::int64_t, kRank>;
+// The most cells a tensor may have: its indices, halos and the layers' 2x upsampled shapes stay
+// within 64 bits.
+inline constexpr double kMaxTensorCells = 0x1p58;
 
 struct TensorShape {
   int spatial_dims = 2;             // 2: (N, C, H, W) with D = 1; 3: (N, C, D, H, W)
-  Index5 extent{1, 1, 1, 1, 1};     // N, C, D, H, W (each >= 1)
+  Index5 extent{1, 1, 1, 1, 1};     // N, C, D, H, W (each >= 1, at most kMaxTensorCells in all)
 
   static TensorShape d2(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w) {
     return {2, {n, c, 1, h, w}};
@@ -169,7 +172,10 @@ class ShardLayout {
  public:
   ShardLayout() = default;
 
-  // Collective. The mesh must have comm.size() ranks; the shape must be the same on every rank.
+  // Collective. The mesh must have comm.size() ranks; the shape, the mesh and the split options
+  // the method uses (all but the cost field, each rank's own) must be the same on every rank, else
+  // the same hpart::Error on every rank names the first that differs. Shards may be empty (fewer
+  // cells than ranks along an axis).
   static ShardLayout sharded(const Comm& comm, const TensorShape& shape, const Mesh& mesh,
                              const SplitOptions& split = {});
   // Every rank holds the whole tensor (rank 0's copy is primary): Mesh{} with comm.size() replicas.

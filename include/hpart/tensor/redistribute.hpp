@@ -33,8 +33,10 @@ struct RedistributePlan {
 };
 
 // Collective: the two layouts must be on communicators of the same size and rank, with the same
-// global shape; otherwise the same hpart::Error on every rank.
-RedistributePlan make_redistribute_plan(const ShardLayout& from, const ShardLayout& to);
+// global shape, and (bytes_per_element > 0) the buffers of a call, at that many bytes per element
+// sent or received, must fit this rank's memory budget; otherwise the same hpart::Error on every
+// rank.
+RedistributePlan make_redistribute_plan(const ShardLayout& from, const ShardLayout& to, double bytes_per_element = 0);
 
 template <class T, class MemorySpace = DefaultMemorySpace>
 class Redistribution {

@@ -43,6 +43,14 @@ void validate_halo(const ShardLayout& layout, const Halo& halo);
 using DefaultMemorySpace = Kokkos::DefaultExecutionSpace::memory_space;
 
 namespace detail {
+// Collective: validate_halo, and whether this rank can hold its local array (halo included) of
+// `element_bytes` per cell (0: not checked) within its memory budget (HPART_MEMORY_LIMIT or the
+// node's available memory shared by its ranks); else the same hpart::Error on every rank.
+void validate_shard_tensor(const ShardLayout& layout, const Halo& halo, std::size_t element_bytes);
+// Collective: whether every rank can hold the whole tensor (`who`: from_global, to_global), else
+// the same hpart::Error on every rank.
+void check_whole_tensor(const ShardLayout& layout, std::size_t element_bytes, const char* who);
+
 // Host arrays of several MiB get transparent huge pages where the kernel offers them on request
 // (Linux, THP "madvise"): a halo's W faces touch one cache line per row, and with 4 KiB pages
 // each of those is a TLB miss (zeroing the W padding of 4096^2 x 16 floats: 1.2 ms -> 0.5 ms).
@@ -66,9 +74,10 @@ class ShardTensor {
   using range = Kokkos::pair<std::int64_t, std::int64_t>;
 
   ShardTensor() = default;
-  // Collective (validate_halo). Zero-initialised, halos included.
+  // Collective (validate_halo, and the local array's memory checked before it is allocated).
+  // Zero-initialised, halos included.
   explicit ShardTensor(const ShardLayout& layout, const Halo& halo = {}, const std::string& label = "hpart::ShardTensor")
-      : ShardTensor(layout, halo, label, (validate_halo(layout, halo), 0)) {}
+      : ShardTensor(layout, halo, label, (detail::validate_shard_tensor(layout, halo, sizeof(T)), 0)) {}
 
   // A new zero tensor with the same layout and halo (not collective: already validated).
   [[nodiscard]] ShardTensor like(const std::string& label = "hpart::ShardTensor") const {

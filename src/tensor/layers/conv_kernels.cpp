@@ -176,8 +176,8 @@ void conv_backward_weights(const Padded<T>& x, const Padded<T>& dy, const ConvSh
   const std::int64_t rows = gy.n * D * H;
   // Rows are cut into at most ~1024 blocks; each block writes its own partial sums, which are
   // then added block by block in a fixed order (no atomics, same result for any thread count).
-  const std::int64_t per_block = std::max<std::int64_t>(4, (rows + 1023) / 1024);
-  const std::int64_t blocks = (rows + per_block - 1) / per_block;
+  const detail::ConvBlocks cut = detail::conv_weight_blocks(rows, nv);
+  const std::int64_t per_block = cut.per_block, blocks = cut.blocks;
   Kokkos::View<double**, Kokkos::LayoutRight, MemorySpace> partial(
       Kokkos::view_alloc("hpart::conv_dw_partial", Kokkos::WithoutInitializing), static_cast<std::size_t>(blocks),
       static_cast<std::size_t>(std::max<std::int64_t>(nv, 1)));

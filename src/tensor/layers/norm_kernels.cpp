@@ -76,7 +76,8 @@ void group_norm_apply(const Padded<T>& x, int groups, const View1<double>& mean,
   check_groups(g, groups);
   check_stats(g, groups, mean, "mean");
   check_stats(g, groups, rstd, "rstd");
-  require(static_cast<std::int64_t>(gamma.extent(0)) == g.c && static_cast<std::int64_t>(beta.extent(0)) == g.c,
+  // An empty shard (no cells, C = 0 here) is valid: it has nothing to normalise.
+  require(x.empty() || (static_cast<std::int64_t>(gamma.extent(0)) == g.c && static_cast<std::int64_t>(beta.extent(0)) == g.c),
           "group_norm: gamma and beta must have C entries");
   require(gy.n == g.n && gy.c == g.c && gy.d == g.d && gy.h == g.h && gy.w == g.w, "group_norm: y and x interiors differ");
   const T* p = x.view.data();
@@ -101,6 +102,13 @@ void group_norm_backward_sums(const Padded<T>& x, const Padded<T>& dy, int group
   check_stats(g, groups, sum_g, "sum_g");
   check_stats(g, groups, sum_gx, "sum_gx");
   require(gg.n == g.n && gg.c == g.c && gg.d == g.d && gg.h == g.h && gg.w == g.w, "group_norm: dy and x interiors differ");
+  if (x.empty()) {
+    // An empty shard contributes nothing: zero partial sums (the layer all-reduces them).
+    require(dgamma.extent(0) == dbeta.extent(0), "group_norm: dgamma and dbeta must have C entries");
+    Kokkos::deep_copy(dgamma, T(0));
+    Kokkos::deep_copy(dbeta, T(0));
+    return;
+  }
   require(static_cast<std::int64_t>(dgamma.extent(0)) == g.c && static_cast<std::int64_t>(dbeta.extent(0)) == g.c,
           "group_norm: dgamma and dbeta must have C entries");
   const T* xp = x.view.data();

@@ -2,6 +2,7 @@
 // Strides and interior extents of a padded shard, copied by value into kernels (raw pointer
 // arithmetic on the view's data keeps the innermost loops contiguous and vectorisable on CPUs
 // while staying valid device code).
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -55,6 +56,21 @@ inline void require(bool ok, const std::string& what) {
 
 inline std::string dims_str(std::int64_t a, std::int64_t b, std::int64_t c) {
   return std::to_string(a) + "x" + std::to_string(b) + "x" + std::to_string(c);
+}
+
+// How conv_backward_weights cuts its rows into blocks of fixed-order partial sums: at most 1024
+// blocks of >= 4 rows, and at most kConvPartialDoubles partial sums in all (nv per block: weights
+// and bias), so that a layer with many weights needs no more scratch than that (or one block).
+inline constexpr std::int64_t kConvPartialDoubles = std::int64_t{1} << 23;  // 64 MiB
+struct ConvBlocks {
+  std::int64_t per_block = 4, blocks = 0;
+};
+inline ConvBlocks conv_weight_blocks(std::int64_t rows, std::int64_t nv) {
+  const std::int64_t most = std::max<std::int64_t>(1, std::min<std::int64_t>(1024, kConvPartialDoubles / std::max<std::int64_t>(nv, 1)));
+  ConvBlocks b;
+  b.per_block = std::max<std::int64_t>(4, (rows + most - 1) / most);
+  b.blocks = (rows + b.per_block - 1) / b.per_block;
+  return b;
 }
 
 // The 2x factors of pooling and upsampling per spatial dim (D is left alone in 2-D).

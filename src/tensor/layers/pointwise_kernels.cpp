@@ -1,6 +1,7 @@
 // Elementwise kernels on the interior: ReLU/GELU and their derivatives, the squared error of the
 // MSE loss and its gradient, zero fill and interior sums.
 #include <cmath>
+#include <string>
 
 #include "padded_geometry.hpp"
 
@@ -27,6 +28,11 @@ KOKKOS_INLINE_FUNCTION double exp_of(double v) {
 #endif
 }
 
+void check_activation(Activation act) {
+  require(act == Activation::relu || act == Activation::gelu,
+          "activation " + std::to_string(static_cast<int>(act)) + " is neither Activation::relu nor Activation::gelu");
+}
+
 void same_interior(const Geometry& a, const Geometry& b, const char* what) {
   require(a.n == b.n && a.c == b.c && a.d == b.d && a.h == b.h && a.w == b.w,
           std::string(what) + ": interiors differ");
@@ -36,6 +42,7 @@ void same_interior(const Geometry& a, const Geometry& b, const char* what) {
 
 template <class T>
 void activation_forward(Activation act, const Padded<T>& x, const Padded<T>& y) {
+  check_activation(act);
   const Geometry gx = detail::geometry(x), gy = detail::geometry(y);
   same_interior(gx, gy, "activation_forward");
   const T* xp = x.view.data();
@@ -54,6 +61,7 @@ void activation_forward(Activation act, const Padded<T>& x, const Padded<T>& y) 
 
 template <class T>
 void activation_backward(Activation act, const Padded<T>& x, const Padded<T>& dy, const Padded<T>& dx) {
+  check_activation(act);
   const Geometry gx = detail::geometry(x), gg = detail::geometry(dy), gd = detail::geometry(dx);
   same_interior(gx, gg, "activation_backward");
   same_interior(gx, gd, "activation_backward");

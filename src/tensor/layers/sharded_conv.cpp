@@ -1,27 +1,43 @@
 // Sharded convolution: halo exchange + local conv forward; local transpose over the padded
 // gradient + halo adjoint + all-reduced weight gradients backward.
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "hpart/tensor/layers.hpp"
+#include "core/memory_budget.hpp"
 #include "layer_support.hpp"
+#include "padded_geometry.hpp"
 
 namespace hpart::tensor {
 
 template <class T>
-Conv<T>::Conv(const ConvShape& shape, bool with_bias, std::uint64_t seed) : shape_(shape) {
-  kernels::check_conv_shape(shape);
-  const auto nw = static_cast<std::size_t>(shape.weight_count());
-  weight = kernels::View1<T>("hpart::Conv::weight", nw);
-  weight_grad = kernels::View1<T>("hpart::Conv::weight_grad", nw);
+Conv<T>::Conv(const ConvShape& shape, bool with_bias, std::uint64_t seed) : shape_(shape), with_bias_(with_bias) {
+  // Not collective: a problem is kept and reported by the first make_output / forward on every rank.
+  problem_ = detail_layers::local_verdict([&] { kernels::check_conv_shape(shape); });
+  // In double: extents of a few thousand would overflow the product.
+  const double nw = static_cast<double>(shape.cout) * shape.cin * shape.kd * shape.kh * shape.kw;
+  if (problem_.empty() && nw > INT_MAX)
+    problem_ = "conv: " + std::to_string(shape.cout) + " x " + std::to_string(shape.cin) + " x " +
+               kernels::detail::dims_str(shape.kd, shape.kh, shape.kw) +
+               " weights are more than one all-reduce of their gradient takes (INT_MAX)";
+  if (problem_.empty())  // weights and bias, and their gradients
+    problem_ = hpart::detail::check_memory(2.0 * (nw + shape.cout) * static_cast<double>(sizeof(T)),
+                                           "conv with " + std::to_string(static_cast<long long>(nw)) + " weights",
+                                           "use fewer channels or smaller kernels");
+  if (!problem_.empty()) return;
+  const auto nws = static_cast<std::size_t>(shape.weight_count());
+  weight = kernels::View1<T>("hpart::Conv::weight", nws);
+  weight_grad = kernels::View1<T>("hpart::Conv::weight_grad", nws);
   if (with_bias) {
     bias = kernels::View1<T>("hpart::Conv::bias", static_cast<std::size_t>(shape.cout));
     bias_grad = kernels::View1<T>("hpart::Conv::bias_grad", static_cast<std::size_t>(shape.cout));
   }
-  const double bound = 1.0 / std::sqrt(static_cast<double>(shape.cin * shape.kd * shape.kh * shape.kw));
-  std::vector<T> w(nw);
-  for (std::size_t k = 0; k < nw; ++k) w[k] = static_cast<T>(detail_layers::uniform_at(seed, k, bound));
+  const double bound = 1.0 / std::sqrt(static_cast<double>(shape.cin) * shape.kd * shape.kh * shape.kw);
+  std::vector<T> w(nws);
+  for (std::size_t k = 0; k < nws; ++k) w[k] = static_cast<T>(detail_layers::uniform_at(seed, k, bound));
   detail_layers::from_host(weight, w);
 }
 
@@ -29,15 +45,31 @@ template <class T>
 void Conv<T>::prepare(const ShardTensor<T>& x) {
   if (in_layout_.valid() && x.layout() == in_layout_ && x.halo() == in_halo_) return;
   const TensorShape& s = x.layout().shape();
-  std::string problem;
+  std::string problem = problem_;
   const int k[3] = {shape_.kd, shape_.kh, shape_.kw};
   const int axes[3] = {kAxisD, kAxisH, kAxisW};
   const char* names[3] = {"D", "H", "W"};
-  if (s.extent[kAxisC] != shape_.cin)
+  if (!problem.empty()) {
+  } else if (static_cast<std::int64_t>(weight.extent(0)) != shape_.weight_count() ||
+             weight_grad.extent(0) != weight.extent(0) || bias_grad.extent(0) != bias.extent(0) ||
+             static_cast<std::int64_t>(bias.extent(0)) != (with_bias_ ? shape_.cout : 0)) {
+    problem = "conv: weight and bias (and their gradients) must have " + std::to_string(shape_.weight_count()) +
+              " and " + std::to_string(with_bias_ ? shape_.cout : 0) + " entries";
+  } else if (s.extent[kAxisC] != shape_.cin) {
     problem = "conv: the input has " + std::to_string(s.extent[kAxisC]) + " channels, the layer expects " +
               std::to_string(shape_.cin);
-  else if (s.spatial_dims == 2 && shape_.kd != 1)
+  } else if (s.spatial_dims == 2 && shape_.kd != 1) {
     problem = "conv: a 2-D tensor needs kernel depth 1 (got " + std::to_string(shape_.kd) + ")";
+  }
+  if (problem.empty()) {
+    // The backward pass' partial sums of the weight gradient, by blocks of this shard's rows.
+    const TensorBox& b = x.layout().local_box();
+    const std::int64_t nv = shape_.weight_count() + shape_.cout;
+    const auto cut = kernels::detail::conv_weight_blocks(b.size(kAxisN) * b.size(kAxisD) * b.size(kAxisH), nv);
+    problem = hpart::detail::check_memory(8.0 * static_cast<double>(cut.blocks) * static_cast<double>(nv),
+                                          "the weight gradient's partial sums of conv on " + b.str(),
+                                          "use fewer channels or smaller kernels, or shards of fewer rows");
+  }
   for (int d = 0; d < 3 && problem.empty(); ++d) {
     const std::int64_t n = s.extent[static_cast<std::size_t>(axes[d])];
     if (k[d] > n)
@@ -47,8 +79,21 @@ void Conv<T>::prepare(const ShardTensor<T>& x) {
       problem = std::string("conv: the input halo along ") + names[d] + " (" + std::to_string(x.halo().along(axes[d])) +
                 ") is narrower than the kernel radius " + std::to_string(k[d] / 2) + ": make x with that halo";
   }
-  x.layout().comm().agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
-  out_layout_ = derived_layout(x.layout(), shape_.cout);
+  // The layer's shape must be the same on every rank, and then its parameters (a different seed
+  // on one rank would silently give each rank its own model): compared after the local problems,
+  // which they would otherwise hide (a rank that could not allocate its weights has none).
+  hpart::detail::Replicated args;
+  args.value("Conv cin", static_cast<long long>(shape_.cin))
+      .value("Conv cout", static_cast<long long>(shape_.cout))
+      .value("Conv kd", static_cast<long long>(shape_.kd))
+      .value("Conv kh", static_cast<long long>(shape_.kh))
+      .value("Conv kw", static_cast<long long>(shape_.kw))
+      .value("Conv bias", with_bias_ ? 1LL : 0LL);
+  out_layout_ = detail_layers::derive_layout(x.layout(), shape_.cout, 1, 1, std::move(args), std::move(problem));
+  hpart::detail::Replicated params;
+  detail_layers::add_parameter(params, "Conv weight", weight);
+  detail_layers::add_parameter(params, "Conv bias values", bias);
+  hpart::detail::agree(x.layout().comm(), params, ErrorCode::ok, {});
   in_layout_ = x.layout();
   in_halo_ = x.halo();
   exchange_ = std::make_unique<HaloExchange<T>>(x);

@@ -1,5 +1,6 @@
 // Output layouts of the layers (same mesh and cuts, other channel count or 2x scaled spatial
 // extents) and the all-reduce of replicated parameter gradients.
+#include <limits>
 #include <string>
 
 #include "hpart/tensor/layers.hpp"
@@ -12,21 +13,33 @@ const char* axis_word(int a) { return a == kAxisD ? "D" : a == kAxisH ? "H" : a 
 }  // namespace
 
 ShardLayout derived_layout(const ShardLayout& x, std::int64_t channels, int num, int den) {
+  return detail_layers::derive_layout(x, channels, num, den, {}, {});
+}
+
+ShardLayout detail_layers::derive_layout(const ShardLayout& x, std::int64_t channels, int num, int den,
+                                         hpart::detail::Replicated args, std::string problem) {
   const Comm& comm = x.comm();
-  std::string problem;
-  if (!x.has_mesh())
-    problem = "layers need a mesh layout (ShardLayout::sharded): this one has no mesh";
-  else if (x.mesh().replicas != 1)
-    problem = "layers need a layout with one replica (parameters are replicated, activations are not)";
-  else if (x.mesh().parts[kAxisC] != 1)
-    problem = "layers need whole channels on every rank: the mesh splits C";
-  else if (channels < 1)
-    problem = "a layer output needs >= 1 channel";
   const TensorShape& s = x.shape();
   const int first = s.first_spatial_axis();
-  if (problem.empty())
+  if (!problem.empty()) {
+  } else if (!x.has_mesh()) {
+    problem = "layers need a mesh layout (ShardLayout::sharded): this one has no mesh";
+  } else if (x.mesh().replicas != 1) {
+    problem = "layers need a layout with one replica (parameters are replicated, activations are not)";
+  } else if (x.mesh().parts[kAxisC] != 1) {
+    problem = "layers need whole channels on every rank: the mesh splits C";
+  } else if (channels < 1) {
+    problem = "a layer output needs >= 1 channel";
+  } else if (num < 1 || den < 1) {
+    problem = "derived_layout: the scale num / den needs num, den >= 1";
+  } else {
     for (int a = first; a <= kAxisW && problem.empty(); ++a) {
       const auto ua = static_cast<std::size_t>(a);
+      if (s.extent[ua] > std::numeric_limits<std::int64_t>::max() / num) {  // the scaled cuts must not wrap
+        problem = "derived_layout: the extent along " + std::string(axis_word(a)) + " is too large to scale by " +
+                  std::to_string(num);
+        break;
+      }
       std::vector<std::int64_t> cuts = x.starts(a);
       cuts.push_back(s.extent[ua]);
       for (std::int64_t c : cuts)
@@ -37,7 +50,11 @@ ShardLayout derived_layout(const ShardLayout& x, std::int64_t channels, int num,
           break;
         }
     }
-  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
+  }
+  args.value("output channels", static_cast<long long>(channels))
+      .value("scale numerator", static_cast<long long>(num))
+      .value("scale denominator", static_cast<long long>(den));
+  hpart::detail::agree(comm, args, detail_layers::code_of(problem), problem);
   TensorShape out = s;
   out.extent[kAxisC] = channels;
   SplitOptions split;

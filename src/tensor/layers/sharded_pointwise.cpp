@@ -1,7 +1,10 @@
-// Activations (local) and the MSE loss (one all-reduced double).
+// Activations (local) and the MSE loss (one all-reduce: the sum and the ranks' verdicts).
 #include <mpi.h>
 
+#include <string>
+
 #include "hpart/tensor/layers.hpp"
+#include "layer_support.hpp"
 
 namespace hpart::tensor {
 
@@ -18,14 +21,20 @@ void activation_backward(Activation a, const ShardTensor<T>& x, const ShardTenso
 template <class T>
 double mse_loss(const ShardTensor<T>& y, const ShardTensor<T>& t, ShardTensor<T>* dy) {
   const ShardLayout& l = y.layout();
+  // A problem on one rank rides on the all-reduce: every rank throws it.
+  std::string problem;
   if (!(t.layout() == l) || (dy && !(dy->layout() == l)))
-    throw Error(ErrorCode::invalid_argument, "mse_loss: y, target and gradient must share a layout");
+    problem = "mse_loss: y, target and gradient must share a layout";
   // Replicas hold copies: only the primary one counts towards the mean.
-  double local = l.is_primary(l.rank()) ? kernels::squared_error_sum(padded(y), padded(t)) : 0.0;
-  MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPI_DOUBLE, MPI_SUM, l.comm().get());
+  double v[2] = {0.0, 0.0};  // the local sum, whether this rank has a problem
+  if (problem.empty() && l.is_primary(l.rank()))
+    problem = detail_layers::local_verdict([&] { v[0] = kernels::squared_error_sum(padded(y), padded(t)); });
+  v[1] = problem.empty() ? 0.0 : 1.0;
+  MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_SUM, l.comm().get());
+  if (v[1] != 0.0) l.comm().agree(detail_layers::code_of(problem), problem);
   const double volume = static_cast<double>(l.shape().volume());
   if (dy) kernels::squared_error_gradient(padded(y), padded(t), 2.0 / volume, padded(*dy));
-  return local / volume;
+  return v[0] / volume;
 }
 
 #define HPART_POINTWISE_LAYERS(T)                                                                           \

@@ -2,15 +2,23 @@
 // upsampling reads a halo of 1 (exchanged, then edge-replicated at global edges) and its
 // backward runs the adjoints in reverse: local transpose, edge adjoint, halo adjoint.
 #include <string>
+#include <utility>
 
 #include "hpart/tensor/layers.hpp"
+#include "layer_support.hpp"
 
 namespace hpart::tensor {
 
 template <class T>
 void Pool2<T>::prepare(const ShardTensor<T>& x) {
   if (in_layout_.valid() && x.layout() == in_layout_) return;
-  out_layout_ = derived_layout(x.layout(), x.layout().shape().extent[kAxisC], 1, 2);
+  std::string problem;
+  if (kind_ != Pool::average && kind_ != Pool::max)
+    problem = "Pool2: kind " + std::to_string(static_cast<int>(kind_)) + " is neither Pool::average nor Pool::max";
+  hpart::detail::Replicated args;  // average on one rank and max on another would mix silently
+  args.value("Pool2 kind", static_cast<long long>(kind_));
+  out_layout_ =
+      detail_layers::derive_layout(x.layout(), x.layout().shape().extent[kAxisC], 1, 2, std::move(args), std::move(problem));
   in_layout_ = x.layout();
 }
 
@@ -40,11 +48,15 @@ void Upsample2<T>::prepare(const ShardTensor<T>& x) {
   if (in_layout_.valid() && x.layout() == in_layout_ && x.halo() == in_halo_) return;
   const TensorShape& s = x.layout().shape();
   std::string problem;
+  if (kind_ != Upsample::nearest && kind_ != Upsample::bilinear)
+    problem = "Upsample2: kind " + std::to_string(static_cast<int>(kind_)) +
+              " is neither Upsample::nearest nor Upsample::bilinear";
   if (kind_ == Upsample::bilinear)
     for (int a = s.first_spatial_axis(); a <= kAxisW; ++a)
       if (x.halo().along(a) < 1) problem = "bilinear upsampling needs an input halo of >= 1 on every spatial axis";
-  x.layout().comm().agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
-  out_layout_ = derived_layout(x.layout(), s.extent[kAxisC], 2, 1);
+  hpart::detail::Replicated args;
+  args.value("Upsample2 kind", static_cast<long long>(kind_));
+  out_layout_ = detail_layers::derive_layout(x.layout(), s.extent[kAxisC], 2, 1, std::move(args), std::move(problem));
   in_layout_ = x.layout();
   in_halo_ = x.halo();
   if (kind_ == Upsample::bilinear) exchange_ = std::make_unique<HaloExchange<T>>(x);

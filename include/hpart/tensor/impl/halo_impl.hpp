@@ -28,20 +28,19 @@ HaloExchange<T, M>::HaloExchange(const tensor_type& like, const HaloOptions& opt
   for (const auto& m : plan_.receives) recv_offset_.push_back(r), r += m.region.volume();
   const auto& v = like.view_;
   for (std::size_t a = 0; a < extent_.size(); ++a) extent_[a] = static_cast<std::int64_t>(v.extent(a));
-  make_routes(transfer_);
-  // automatic tunes when any rank has something to send or receive; the ranks agree, since a
-  // rank with an empty shard has no messages while its neighbours do.
-  const bool messages = !plan_.sends.empty() || !plan_.receives.empty();
-  if (transfer_ == HaloTransfer::automatic && impl::host_accessible<M>) {
-    long long any = messages ? 1 : 0;
-    MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_LONG_LONG, MPI_MAX, layout_.comm().get());
-    if (any != 0) tune_step_ = 0, tune_comm_ = impl::OwnedComm(layout_.comm().get());
-  }
   // Sends in one direction are receives in the other: size each buffer for both. The send buffer
   // serves packed messages (and adjoint sends of direct_runs); the receive buffer also the
-  // adjoint's receives, always packed (their values are added, not stored).
-  const auto no_init = Kokkos::WithoutInitializing;
+  // adjoint's receives, always packed (their values are added, not stored). The options are
+  // agreed and the buffers' memory checked before anything is committed or allocated.
   const auto rbuf = static_cast<std::size_t>(std::max(s, r));
+  const bool messages = !plan_.sends.empty() || !plan_.receives.empty();
+  const bool automatic = transfer_ == HaloTransfer::automatic;
+  const double host_copies = impl::host_accessible<M> ? 1.0 : 2.0;
+  if (impl::agree_halo_exchange(layout_, options, 2.0 * host_copies * static_cast<double>(rbuf) * static_cast<double>(sizeof(T)),
+                                automatic, messages))
+    tune_step_ = 0, tune_comm_ = impl::OwnedComm(layout_.comm().get());
+  make_routes(transfer_);
+  const auto no_init = Kokkos::WithoutInitializing;
   bool all_datatype = transfer_ == HaloTransfer::direct_datatype;  // then nothing is packed
   for (const std::vector<Route>* routes : {&send_route_, &recv_route_})
     for (const Route& rt : *routes) all_datatype = all_datatype && rt.direct && rt.type.get() != MPI_DATATYPE_NULL;

@@ -1,6 +1,7 @@
 #pragma once
 // Bodies of the reductions and elementwise operations: MDRange kernels over the interior (or
-// the whole local array), then one allreduce.
+// the whole local array), then one allreduce, which also carries each rank's verdict on its
+// arguments (tensors of different layouts), so that none is left waiting in it.
 #include <mpi.h>
 
 #include <limits>
@@ -12,9 +13,14 @@ namespace hpart::tensor {
 
 namespace impl {
 template <class T, class M>
-void require_same(const ShardTensor<T, M>& x, const ShardTensor<T, M>& y, const char* what) {
+std::string same_problem(const ShardTensor<T, M>& x, const ShardTensor<T, M>& y, const char* what) {
   if (!(x.layout() == y.layout()) || x.interior_extent() != y.interior_extent())
-    throw Error(ErrorCode::size_mismatch, std::string(what) + ": the tensors have different layouts");
+    return std::string(what) + ": the tensors have different layouts";
+  return {};
+}
+template <class T, class M>
+void require_same(const ShardTensor<T, M>& x, const ShardTensor<T, M>& y, const char* what) {
+  if (std::string p = same_problem(x, y, what); !p.empty()) throw Error(ErrorCode::size_mismatch, p);
 }
 
 // sum over the interior of f(x(i), y(i)), in double, local only.
@@ -78,10 +84,13 @@ struct MinReducer {
   KOKKOS_INLINE_FUNCTION static void join_value(T& acc, T v) { acc = v < acc ? v : acc; }
 };
 
-inline double allreduce_sum(const Comm& comm, double local) {
-  double global = 0.0;
-  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm.get());
-  return global;
+// The sum over the ranks of `local`. `problem`: this rank's verdict on its part (empty: fine),
+// carried in the same all-reduce, so that one rank's problem is every rank's hpart::Error.
+inline double allreduce_sum(const Comm& comm, double local, const std::string& problem = {}) {
+  double v[2] = {problem.empty() ? local : 0.0, problem.empty() ? 0.0 : 1.0};
+  MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_SUM, comm.get());
+  if (v[1] != 0.0) comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::size_mismatch, problem);
+  return v[0];
 }
 }  // namespace impl
 
@@ -114,17 +123,17 @@ T min(const ShardTensor<T, M>& x) {
 
 template <class T, class M>
 double dot(const ShardTensor<T, M>& x, const ShardTensor<T, M>& y) {
-  impl::require_same(x, y, "dot");
-  const bool mine = x.layout().is_primary(x.layout().rank());
-  return impl::allreduce_sum(x.layout().comm(), mine ? impl::local_sum(x, y, false, impl::ProductOf{}) : 0.0);
+  const std::string problem = impl::same_problem(x, y, "dot");
+  const bool mine = problem.empty() && x.layout().is_primary(x.layout().rank());
+  return impl::allreduce_sum(x.layout().comm(), mine ? impl::local_sum(x, y, false, impl::ProductOf{}) : 0.0, problem);
 }
 
 template <class T, class M>
 double stored_dot(const ShardTensor<T, M>& x, const ShardTensor<T, M>& y, bool with_halo) {
-  impl::require_same(x, y, "stored_dot");
-  if (with_halo && !(x.halo() == y.halo()))
-    throw Error(ErrorCode::size_mismatch, "stored_dot: the tensors have different halos");
-  return impl::allreduce_sum(x.layout().comm(), impl::local_sum(x, y, with_halo, impl::ProductOf{}));
+  std::string problem = impl::same_problem(x, y, "stored_dot");
+  if (problem.empty() && with_halo && !(x.halo() == y.halo())) problem = "stored_dot: the tensors have different halos";
+  return impl::allreduce_sum(x.layout().comm(), problem.empty() ? impl::local_sum(x, y, with_halo, impl::ProductOf{}) : 0.0,
+                             problem);
 }
 
 template <class T, class M>

@@ -24,7 +24,10 @@ void local_region_of(const Tensor& t, const TensorBox& b, Index5& lo, Index5& co
 
 template <class T, class M>
 Redistribution<T, M>::Redistribution(const ShardLayout& from, const ShardLayout& to)
-    : from_(from), to_(to), plan_(make_redistribute_plan(from, to)) {}
+    : from_(from),
+      to_(to),
+      // Device memory spaces also hold host mirrors of the buffers.
+      plan_(make_redistribute_plan(from, to, static_cast<double>(sizeof(T)) * (impl::host_accessible<M> ? 1.0 : 2.0))) {}
 
 template <class T, class M>
 void Redistribution<T, M>::move(const std::vector<RedistributePlan::Piece>& out, const tensor_type& src,
