@@ -14,6 +14,20 @@
 namespace hpart {
 
 // Borrowed spans over the caller's arrays (hpart keeps no pointer after a call).
+//
+// Weights: any vwgt >= 0 and adjwgt > 0 whose totals over the whole graph stay below 2^62
+// (4611686018427387904): for each constraint c, the sum of every vertex's weight c, and the sum
+// of adjwgt over all adjacency entries (each edge counted at both ends). Part weights, cuts and
+// gains are then 64-bit sums that cannot wrap. validate_graph rejects larger totals, the same
+// on every rank. The metis method scales the weights it hands METIS (32-bit idx_t) to totals of
+// about 2^29, so that METIS balances and cuts a rounded copy (edge weights stay >= 1); its result
+// is measured, as every method's, on the exact weights.
+//
+// What every rank must pass alike (compared by validate_graph): vtxdist, ncon, dim, and whether
+// vwgt and adjwgt are given (empty on some ranks that hold vertices, or edges, and given on
+// others is an error; ranks without vertices, or without edges, may pass them empty).
+// A rank numbers its vertices and their off-rank neighbours in 32 bits: n plus its ghosts must
+// stay below 2^31 (checked: use more ranks).
 struct Graph {
   std::span<const gid_t> vtxdist;        // R + 1 values, non-decreasing, vtxdist[0] = 0
   std::span<const std::int64_t> xadj;    // n + 1 offsets into adjncy (n = local vertices), xadj[0] = 0
@@ -46,8 +60,9 @@ struct GraphFile {
 };
 
 // Collective. Checks the structure (vtxdist has R + 1 values, starts at 0, never decreases and
-// is the same on every rank; the local arrays have the lengths vtxdist gives this rank; ids in
-// [0, N), no self-loops; vwgt >= 0, adjwgt > 0, finite coords, ncon >= 1, dim 0, 2 or 3), then
+// is the same on every rank, as are ncon, dim and whether weights are given; the local arrays
+// have the lengths vtxdist gives this rank; ids in [0, N), no self-loops; vwgt >= 0, adjwgt > 0,
+// finite coords, ncon >= 1, dim 0, 2 or 3; weight totals below 2^62, see Graph), then
 // symmetry: every edge listed at both ends, with the same weight, once per end (each rank sends
 // the edges whose far end it does not own to that end's owner: one Alltoallv; memory O(local
 // edges)). Throws the same hpart::Error on every rank, naming global vertex ids: "asymmetric:
@@ -92,7 +107,9 @@ struct GraphMetrics {
   std::int64_t boundary_vertices = 0;  // vertices with a neighbour in another part
 };
 
-// Collective (exchanges the parts of ghost neighbours once).
+// Collective: validates the graph (validate_graph), num_parts (>= 1, the same on every rank) and
+// `parts` (one per local vertex, in [0, num_parts)), throwing the same hpart::Error on every
+// rank; then exchanges the parts of ghost neighbours once.
 GraphMetrics graph_metrics(const Comm& comm, const Graph& g, std::span<const part_t> parts, int num_parts);
 
 enum class GraphMethod {
@@ -101,6 +118,8 @@ enum class GraphMethod {
   geometric_refine,  // Hilbert partition of the vertex coordinates, refined on the graph
 };
 
+// Every field must be the same on every rank (compared: the same hpart::Error on every rank
+// otherwise).
 struct GraphOptions {
   int parts = 1;
   GraphMethod method = GraphMethod::graph;
@@ -114,13 +133,19 @@ struct GraphPartition {
   GraphMetrics metrics;
 };
 
-// Collective: validates (validate_graph), partitions, reports.
+// Collective: validates (validate_graph) and the options, checks that the memory the call needs
+// fits (per-part tables on every rank, ~64 + 56 x ncon bytes a part; the metis method's copy of
+// the whole graph on rank 0), partitions, reports. partition.metrics.tolerance is opts.imbalance
+// and within_tolerance says whether every constraint met it: a miss (one vertex heavier than a
+// part's share, METIS on several constraints) is reported there, never hidden. With K >= N every
+// vertex gets a part of its own (the largest target sizes first), the other parts stay empty.
 GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOptions& opts);
 
 // Incremental repartitioning of a partitioned graph whose weights changed (ParMETIS's
 // AdaptiveRepart problem): load diffuses between neighbouring parts over the quotient graph,
 // moving boundary vertices towards the parts that receive, then a boundary refinement keeps
 // only moves that pay. See docs/repartitioning.md.
+// Every field must be the same on every rank (compared).
 struct GraphRepartOptions {
   int parts = 1;            // K >= 1; `current` holds part ids in [0, K)
   double imbalance = 0.03;  // first constraint: max part weight / mean - 1
@@ -158,8 +183,10 @@ struct GraphRepartition {
 // Collective: validates the graph (validate_graph), the options and `current` (one part id per
 // local vertex, in [0, K)), throwing the same hpart::Error on every rank; then repartitions
 // incrementally. Only the first weight is balanced: further constraints move with their
-// vertices and are reported, not controlled. Memory O(local vertices + edges) per rank, plus
-// the quotient graph (O(K x its degree)) on rank 0.
+// vertices and are reported, not controlled (partition.metrics.within_tolerance covers every
+// constraint, so it may be false for those). Memory O(local vertices + edges) per rank, plus
+// O(K) per-part tables (checked against the memory budget), plus the quotient graph (O(K x its
+// degree)) on rank 0.
 GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<const part_t> current,
                                    const GraphRepartOptions& opts);
 

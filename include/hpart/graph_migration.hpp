@@ -23,8 +23,9 @@ struct MigratedGraph {
   std::size_t bytes_sent = 0;  // this rank's payload to other ranks
 };
 
-// Collective. Validates the graph (validate_graph) and `parts` (one per local vertex, in
-// [0, owners.num_parts)), throwing the same hpart::Error on every rank. Memory O(local vertices
+// Collective. Validates the graph (validate_graph), the owner map (the same on every rank) and
+// `parts` (one per local vertex, in [0, owners.num_parts)), throwing the same hpart::Error on
+// every rank. Memory O(local vertices
 // + edges) per rank: the new numbering travels with the vertices and, for the ghosts, through
 // one ghost exchange, never as a global array.
 MigratedGraph migrate_graph(const Comm& comm, const Graph& g, std::span<const part_t> parts, PartOwners owners);

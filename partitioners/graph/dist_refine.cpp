@@ -95,8 +95,9 @@ void refine(const Comm& comm, const DistLevel& L, const GhostExchange& ghosts, i
 
   // Balance repair: out of each overweight part, the vertices that lose least, to the adjacent
   // part with room (else the part with the most room), each rank its share of the excess.
+  std::vector<double> last;  // the part weights the previous round started from
   for (int round = 0; round < 20; ++round) {
-    const std::vector<double> w = part_weights(comm, L, K, parts);
+    std::vector<double> w = part_weights(comm, L, K, parts);
     std::vector<double> excess(w.size()), room(w.size());
     bool over = false;
     for (std::size_t i = 0; i < w.size(); ++i) {
@@ -104,22 +105,38 @@ void refine(const Comm& comm, const DistLevel& L, const GhostExchange& ghosts, i
       room[i] = std::max(0.0, limits[i] - w[i]) / R;
       over = over || excess[i] > 0.0;
     }
-    if (!over) return;
+    // Nothing moved in the last round (the weights, the same on every rank, did not change):
+    // the next would find the same nothing to do (e.g. vertices heavier than any part's room,
+    // as with more parts than vertices), so stop rather than spend the rounds' O(K) passes.
+    if (!over || w == last) return;
+    last = std::move(w);
+    const std::vector<double>& weights = last;
     const std::vector<part_t> ghost_parts = ghosts.fetch(std::span<const part_t>(parts));
     const auto part_at = [&](std::int32_t u) {
       return static_cast<std::size_t>(u) < n ? parts[static_cast<std::size_t>(u)] : ghost_parts[static_cast<std::size_t>(u) - n];
     };
     // This rank's share of each part's excess, in proportion to its weight there.
-    std::vector<double> mine(w.size(), 0.0);
+    std::vector<double> mine(weights.size(), 0.0);
     for (std::size_t v = 0; v < n; ++v)
       for (std::size_t c = 0; c < nc; ++c) mine[static_cast<std::size_t>(parts[v]) * nc + c] += static_cast<double>(L.vwgt[v * nc + c]);
-    std::vector<double> shed(w.size());
-    for (std::size_t i = 0; i < w.size(); ++i) shed[i] = w[i] > 0 ? excess[i] * mine[i] / w[i] * 1.05 : 0.0;
+    std::vector<double> shed(weights.size());
+    for (std::size_t i = 0; i < weights.size(); ++i) shed[i] = weights[i] > 0 ? excess[i] * mine[i] / weights[i] * 1.05 : 0.0;
     struct Candidate {
       std::int64_t loss;
       std::size_t v;
       part_t to;
     };
+    // The two lowest parts of most room (room does not change while candidates are chosen).
+    part_t roomiest[2] = {-1, -1};
+    for (part_t q = 0; nc == 1 && q < K; ++q) {
+      const double r = room[static_cast<std::size_t>(q)];
+      if (roomiest[0] < 0 || r > room[static_cast<std::size_t>(roomiest[0])]) {
+        roomiest[1] = roomiest[0];
+        roomiest[0] = q;
+      } else if (roomiest[1] < 0 || r > room[static_cast<std::size_t>(roomiest[1])]) {
+        roomiest[1] = q;
+      }
+    }
     std::vector<Candidate> cand;
     for (std::size_t v = 0; v < n; ++v) {
       const part_t p = parts[v];
@@ -137,12 +154,18 @@ void refine(const Comm& comm, const DistLevel& L, const GhostExchange& ghosts, i
       const std::int64_t own = conn.to[static_cast<std::size_t>(p)];
       conn.clear();
       if (best < 0) {  // no adjacent part has room: the part with the most room in constraint 0
-        double most = 0.0;
-        for (part_t q = 0; q < K; ++q)
-          if (q != p && room[static_cast<std::size_t>(q) * nc] > most && fits(room, q, v)) {
-            most = room[static_cast<std::size_t>(q) * nc];
-            best = q;
-          }
+        if (nc == 1) {
+          // The lowest part of most room other than p: it fits if any part does (O(1), not O(K)).
+          const part_t q = roomiest[0] != p ? roomiest[0] : roomiest[1];
+          if (q >= 0 && room[static_cast<std::size_t>(q)] > 0.0 && fits(room, q, v)) best = q;
+        } else {
+          double most = 0.0;
+          for (part_t q = 0; q < K; ++q)
+            if (q != p && room[static_cast<std::size_t>(q) * nc] > most && fits(room, q, v)) {
+              most = room[static_cast<std::size_t>(q) * nc];
+              best = q;
+            }
+        }
         best_conn = 0;
       }
       if (best >= 0) cand.push_back({own - best_conn, v, best});
@@ -166,6 +189,7 @@ DistLevel copy_level(const Graph& g) {
   DistLevel L;
   L.vtxdist.assign(g.vtxdist.begin(), g.vtxdist.end());
   L.xadj.assign(g.xadj.begin(), g.xadj.end());
+  if (L.xadj.empty()) L.xadj.assign(1, 0);  // a rank without vertices may pass no offsets at all
   L.adjncy.assign(g.adjncy.begin(), g.adjncy.end());
   L.ncon = g.ncon;
   const std::size_t n = g.local_vertices();

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <new>
 #include <numeric>
+#include <string>
 
 #include "core/log.hpp"
 #include "core/validate.hpp"
@@ -24,17 +26,15 @@ namespace {
 // O(global N) of a large graph.
 std::int64_t gather_limit(int K) { return std::max<std::int64_t>(std::int64_t{1} << 15, 100LL * K); }
 
-// Per part and constraint: (1 + imbalance) x total x the part's share.
-std::vector<double> part_limits(const Comm& comm, std::span<const std::int64_t> vwgt, int ncon, int K, double imbalance,
-                                std::span<const double> targets) {
-  const auto nc = static_cast<std::size_t>(ncon);
-  std::vector<double> total(nc, 0.0);
-  for (std::size_t i = 0; i < vwgt.size(); ++i) total[i % nc] += static_cast<double>(vwgt[i]);
-  MPI_Allreduce(MPI_IN_PLACE, total.data(), static_cast<int>(nc), MPI_DOUBLE, MPI_SUM, comm.get());
+// Per part and constraint: (1 + imbalance) x total x the part's share (the totals validation
+// summed: unit weights count 1 each).
+std::vector<double> part_limits(const GraphTotals& totals, int K, double imbalance, std::span<const double> targets) {
+  const std::size_t nc = totals.vertex_weight.size();
   const std::vector<double> share = detail::normalised_targets(targets, K);
   std::vector<double> limits(static_cast<std::size_t>(K) * nc);
   for (std::size_t q = 0; q < static_cast<std::size_t>(K); ++q)
-    for (std::size_t c = 0; c < nc; ++c) limits[q * nc + c] = (1.0 + imbalance) * total[c] * share[q];
+    for (std::size_t c = 0; c < nc; ++c)
+      limits[q * nc + c] = (1.0 + imbalance) * static_cast<double>(totals.vertex_weight[c]) * share[q];
   return limits;
 }
 
@@ -87,32 +87,20 @@ std::vector<part_t> single_rank(const Graph& g, const GraphOptions& opts) {
 }  // namespace
 
 std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, const GraphOptions& opts,
-                                           FinestNumbering* keep) {
+                                           const GraphTotals& totals, FinestNumbering* keep) {
   if (comm.size() == 1) return single_rank(g, opts);
   const int K = opts.parts;
   const detail::Stopwatch clock;
   std::vector<BlockLevel> levels;
   levels.push_back(finest_block(comm, g));
   const std::int64_t limit = gather_limit(K);
-  const auto nc = static_cast<std::size_t>(g.ncon);
-  const std::span<const std::int64_t> fine_w(levels[0].graph.vwgt.data(), static_cast<std::size_t>(levels[0].n) * nc);
-  double w0 = 0.0;
-  for (std::size_t i = 0; i < fine_w.size(); i += nc) w0 += static_cast<double>(fine_w[i]);
-  MPI_Allreduce(MPI_IN_PLACE, &w0, 1, MPI_DOUBLE, MPI_SUM, comm.get());
-  const std::vector<double> limits = part_limits(comm, fine_w, g.ncon, K, opts.imbalance, opts.target_sizes);
+  const std::vector<double> limits = part_limits(totals, K, opts.imbalance, opts.target_sizes);
   // Clusters up to twice an average vertex of a graph at the gather limit.
-  const auto max_cluster = static_cast<std::int64_t>(std::ceil(2.0 * w0 / static_cast<double>(limit)));
-  // Coarse edge weights sum fine ones: with the graph's total below 2^31 all fit 32 bits.
-  // Summed exactly (saturating at 2^40 per rank), so that every rank takes the same decision.
-  constexpr long long kCap = 1LL << 40;
-  long long etotal = 0;
-  if (g.adjwgt.empty()) {
-    etotal = static_cast<long long>(g.adjncy.size());
-  } else {
-    for (const std::int64_t w : g.adjwgt) etotal = std::min(kCap, etotal + std::min<long long>(kCap, w));
-  }
-  MPI_Allreduce(MPI_IN_PLACE, &etotal, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
-  const bool narrow = etotal < (1LL << 31);
+  const auto max_cluster = static_cast<std::int64_t>(
+      std::ceil(2.0 * static_cast<double>(totals.vertex_weight[0]) / static_cast<double>(limit)));
+  // Coarse edge weights sum fine ones: with the graph's total below 2^31 all fit 32 bits (the
+  // exact total from validation, so that every rank takes the same decision).
+  const bool narrow = totals.edge_weight < (std::int64_t{1} << 31);
   while (levels.back().vtxdist.back() > limit && levels.size() < 24) {
     BlockLevel coarse;
     const std::uint64_t seed = static_cast<std::uint64_t>(opts.seed) * 1000003ULL + 7919ULL * static_cast<std::uint64_t>(comm.rank()) + levels.size();
@@ -127,6 +115,7 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
     const Graph view = arrays.view(coarsest.vtxdist, g.ncon);
     const graphk::CsrGraph all = gather_graph(comm, view, 0);
     std::vector<part_t> all_parts;
+    std::string problem;
     if (comm.rank() == 0) {
       graphk::MultilevelOptions mo;
       mo.parts = K;
@@ -134,10 +123,19 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
       mo.seed = opts.seed;
       mo.targets.assign(opts.target_sizes.begin(), opts.target_sizes.end());
       const detail::Stopwatch kernel;
-      all_parts = graphk::multilevel_partition(all, mo);
+      try {
+        all_parts = graphk::multilevel_partition(all, mo);
+      } catch (const Error& e) {  // e.g. METIS's error code on the coarsest graph
+        problem = std::string("partition_graph: ") + e.what();
+      } catch (const std::bad_alloc&) {
+        problem = "partition_graph: rank 0 ran out of memory partitioning the coarsest graph (" +
+                  std::to_string(all.vertices()) + " vertices); give rank 0 more memory or use fewer parts";
+      }
       detail::log(comm, 2, "partition_graph graph: kernel " + std::to_string(kernel.seconds()) + " s on " +
                                std::to_string(all.vertices()) + " vertices");
     }
+    // Rank 0's failure is every rank's, before the others wait in the scatter.
+    comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::internal, problem);
     parts = scatter_parts(comm, view, all_parts, 0);
   } else {
     detail::log(comm, 1, "partition_graph: coarsening stalled at " + std::to_string(coarsest.vtxdist.back()) +
@@ -168,7 +166,8 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
   return parts;
 }
 
-std::vector<part_t> geometric_refine(const Comm& comm, const Graph& g, const GraphOptions& opts) {
+std::vector<part_t> geometric_refine(const Comm& comm, const Graph& g, const GraphOptions& opts,
+                                     const GraphTotals& totals) {
   const DistLevel L = copy_level(g);
   const std::size_t n = L.vertices(), nc = static_cast<std::size_t>(g.ncon);
   std::vector<double> w(n);
@@ -181,7 +180,7 @@ std::vector<part_t> geometric_refine(const Comm& comm, const Graph& g, const Gra
   o.target_sizes = opts.target_sizes;
   std::vector<part_t> parts = partition(comm, PointSet{g.coords, g.dim, w, 1, ids}, o).parts;
   refine(comm, L, GhostExchange(comm, L.view()), opts.parts,
-         part_limits(comm, L.vwgt, L.ncon, opts.parts, opts.imbalance, opts.target_sizes), 10, parts);
+         part_limits(totals, opts.parts, opts.imbalance, opts.target_sizes), 10, parts);
   return parts;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "graph/ghost_exchange.hpp"
+#include "graph/graph_totals.hpp"
 #include "hpart/graph.hpp"
 
 namespace hpart::graph {
@@ -19,9 +20,11 @@ struct FinestNumbering {
   graphk::HugeVector<std::int32_t> adjncy;
 };
 
-// `keep` (optional, more than one rank): receives the finest level's numbering.
+// `totals`: validation's (graph::validate). `keep` (optional, more than one rank): receives the
+// finest level's numbering.
 std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, const GraphOptions& opts,
-                                           FinestNumbering* keep = nullptr);
-std::vector<part_t> geometric_refine(const Comm& comm, const Graph& g, const GraphOptions& opts);
+                                           const GraphTotals& totals, FinestNumbering* keep = nullptr);
+std::vector<part_t> geometric_refine(const Comm& comm, const Graph& g, const GraphOptions& opts,
+                                     const GraphTotals& totals);
 
 }  // namespace hpart::graph

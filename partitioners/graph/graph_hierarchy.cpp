@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/agreement.hpp"
 #include "core/log.hpp"
 #include "core/partition_metrics.hpp"
 #include "graph/ghost_exchange.hpp"
@@ -63,7 +64,15 @@ HierPartition partition_graph_hierarchical(const Comm& comm, const Graph& g, con
   std::string problem = opts.parts < 0 ? "parts must be >= 0 (0: one per rank)" : hier::check_levels(comm, topology, K);
   if (problem.empty() && !(opts.imbalance > 0.0 && opts.imbalance < 10.0))
     problem = "imbalance tolerance must be in (0, 10) (got " + std::to_string(opts.imbalance) + ")";
-  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
+  // K, the topology and the options decide every level's collectives: compared across ranks
+  // with the verdicts, in one agreement (the graph is validated by the node level's call).
+  detail::Replicated args;
+  hier::replicate_levels(args, topology, K);
+  args.value("HierGraphOptions::node_method", static_cast<long long>(opts.node_method))
+      .value("HierGraphOptions::rank_method", static_cast<long long>(opts.rank_method))
+      .value("HierGraphOptions::imbalance", opts.imbalance)
+      .value("HierGraphOptions::seed", static_cast<long long>(opts.seed));
+  detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
   const std::vector<int> per_node = hier::parts_per_node(topology, K);
   // (1 + e)^2 = 1 + imbalance: each level gets e.
   const double level_tolerance = std::sqrt(1.0 + opts.imbalance) - 1.0;
@@ -99,6 +108,7 @@ HierPartition partition_graph_hierarchical(const Comm& comm, const Graph& g, con
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
   out.partition.metrics.seconds = seconds;
+  detail::record_tolerance(out.partition, opts.imbalance);
   return out;
 }
 

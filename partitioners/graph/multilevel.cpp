@@ -247,6 +247,20 @@ std::vector<part_t> multilevel_partition(const GraphView& graph, const Multileve
   return part;
 }
 
+std::vector<part_t> metis_kway(const CsrGraph& graph, const MultilevelOptions& opts) {
+  constexpr const char* caller = "metis_kway";
+  check_options(opts, caller);
+  Input in;
+  prepare(view_of(graph), in, caller, opts.validated);
+  if (in.view.n == 0) return {};
+  InitialOptions io;
+  io.imbalance = opts.imbalance;
+  io.tries = 1;
+  io.seed = opts.seed;
+  io.kway = true;
+  return initial_partition(in.view, make_balance(in.view, opts.parts, opts.imbalance, shares_of(opts)), io);
+}
+
 void refine_partition(const CsrGraph& graph, std::vector<part_t>& parts, const MultilevelOptions& opts) {
   constexpr const char* caller = "refine_partition";
   check_options(opts, caller);

@@ -36,6 +36,12 @@ std::vector<part_t> multilevel_partition(const CsrGraph& g, const MultilevelOpti
 // these types lends it without a copy.
 std::vector<part_t> multilevel_partition(const GraphView& g, const MultilevelOptions& opts);
 
+// METIS_PartGraphKway on the whole graph (partition_graph's metis method), with the input guarded
+// as the kernel's own METIS call is (see initial_partition): weights scaled into idx_t's range,
+// all-zero vertex weights balanced as vertex counts, and k >= n (every vertex a part of its own)
+// or a graph without edges packed instead of cut. One try (METIS's default), opts.seed.
+std::vector<part_t> metis_kway(const CsrGraph& g, const MultilevelOptions& opts);
+
 // Improves an existing partition in place (fewer cut edges, balance restored to the tolerance
 // where it is violated, empty parts given a vertex when there are at least `parts` vertices):
 // the refinement of the multilevel scheme on a single level. The cut of a partition within the

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/agreement.hpp"
 #include "core/log.hpp"
 #include "core/partition_metrics.hpp"
 #include "core/validate.hpp"
@@ -17,19 +18,26 @@
 namespace hpart {
 namespace {
 
-std::string check_options(const GraphRepartOptions& o) {
-  if (std::string p = detail::check_parts(o.parts); !p.empty()) return "repartition_graph: " + p;
+// Per part on every rank: diffusion's weights and connections, the quotient graph's arcs and
+// flows, and the fresh fallback's tables (partition_graph's), bounded from above.
+constexpr double kBytesPerPart = 160.0, kBytesPerPartConstraint = 64.0;
+
+std::string check_options(const GraphRepartOptions& o, int ncon) {
+  if (std::string p = detail::check_parts(o.parts); !p.empty()) return "" + p;
   if (!(o.imbalance >= 0.0 && o.imbalance < 10.0))
-    return "repartition_graph: imbalance tolerance must be in [0, 10) (got " + std::to_string(o.imbalance) + ")";
+    return "imbalance tolerance must be in [0, 10) (got " + std::to_string(o.imbalance) + ")";
   if (!(o.itr > 0.0 && std::isfinite(o.itr)))
-    return "repartition_graph: itr must be finite and > 0 (got " + std::to_string(o.itr) + ")";
-  if (o.max_rounds < 0) return "repartition_graph: max_rounds must be >= 0 (got " + std::to_string(o.max_rounds) + ")";
+    return "itr must be finite and > 0 (got " + std::to_string(o.itr) + ")";
+  if (o.max_rounds < 0) return "max_rounds must be >= 0 (got " + std::to_string(o.max_rounds) + ")";
   if (o.refine_passes < 0)
-    return "repartition_graph: refine_passes must be >= 0 (got " + std::to_string(o.refine_passes) + ")";
+    return "refine_passes must be >= 0 (got " + std::to_string(o.refine_passes) + ")";
   if (!(o.reference_cut >= 0.0 && std::isfinite(o.reference_cut)))
-    return "repartition_graph: reference_cut must be finite and >= 0 (got " + std::to_string(o.reference_cut) + ")";
+    return "reference_cut must be finite and >= 0 (got " + std::to_string(o.reference_cut) + ")";
   if (!(o.max_cut_growth >= 1.0 && std::isfinite(o.max_cut_growth)))
-    return "repartition_graph: max_cut_growth must be finite and >= 1 (got " + std::to_string(o.max_cut_growth) + ")";
+    return "max_cut_growth must be finite and >= 1 (got " + std::to_string(o.max_cut_growth) + ")";
+  if (std::string p = detail::check_part_memory(o.parts, kBytesPerPart + kBytesPerPartConstraint * ncon, 0, 0.0);
+      !p.empty())
+    return "" + p;
   return {};
 }
 
@@ -39,9 +47,17 @@ GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<c
                                    const GraphRepartOptions& opts) {
   const detail::Stopwatch clock;
   validate_graph(comm, g);
-  const std::string problem = check_options(opts);
-  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
-  graph::check_vertex_parts(comm, g, current, opts.parts, "repartition_graph");
+  // Every option decides collectives (rounds, passes, the fallback): compared across ranks, with
+  // the options' and `current`'s verdicts, in one agreement.
+  detail::Replicated args;
+  args.value("GraphRepartOptions::parts", static_cast<long long>(opts.parts))
+      .value("GraphRepartOptions::imbalance", opts.imbalance)
+      .value("GraphRepartOptions::itr", opts.itr)
+      .value("GraphRepartOptions::max_rounds", static_cast<long long>(opts.max_rounds))
+      .value("GraphRepartOptions::refine_passes", static_cast<long long>(opts.refine_passes))
+      .value("GraphRepartOptions::reference_cut", opts.reference_cut)
+      .value("GraphRepartOptions::max_cut_growth", opts.max_cut_growth);
+  graph::check_vertex_parts(comm, g, current, opts.parts, "repartition_graph", args, check_options(opts, g.ncon));
 
   const graph::GhostExchange ghosts(comm, g);
   repart::GraphDiffusion diffusion(comm, g, ghosts, current, opts.parts, opts.imbalance, opts.itr);
@@ -75,6 +91,7 @@ GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<c
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
   out.partition.metrics.seconds = seconds;
+  detail::record_tolerance(out.partition, opts.imbalance);
   detail::log(comm, 1,
               "repartition_graph: " + std::to_string(opts.parts) + " parts, " + std::to_string(out.rounds) +
                   " rounds" +

@@ -60,19 +60,26 @@ bool vertex_ok(const Graph& g, gid_t base, std::size_t v) {
 
 EdgeFingerprint edge_fingerprint(const Graph& g, gid_t base) {
   const auto n = static_cast<std::int64_t>(g.local_vertices());
+  const auto nc = static_cast<std::size_t>(g.ncon);
+  const bool unit_vertices = g.vwgt.empty(), unit_edges = g.adjwgt.empty();
   std::uint64_t a = 0, b = 0;
   int duplicate = 0;
   std::int64_t first_bad = n;
+  // Constraints' vertex weights, edge weights (ncon, ncon + 1; the entries are counted below).
+  std::vector<std::uint64_t> totals(nc + 2, 0);
 #pragma omp parallel reduction(+ : a, b) reduction(| : duplicate) reduction(min : first_bad)
   {
     std::vector<gid_t> scratch;
+    std::vector<std::uint64_t> mine(nc + 1, 0);
+    std::uint64_t edge_total = 0;
 #pragma omp for schedule(static, 4096)
     for (std::int64_t v = 0; v < n; ++v) {
       const auto from = static_cast<std::uint64_t>(base + v);
       const std::int64_t begin = g.xadj[static_cast<std::size_t>(v)], end = g.xadj[static_cast<std::size_t>(v) + 1];
       for (std::int64_t e = begin; e < end; ++e) {
         const auto to = static_cast<std::uint64_t>(g.adjncy[static_cast<std::size_t>(e)]);
-        const auto w = static_cast<std::uint64_t>(g.adjwgt.empty() ? 1 : g.adjwgt[static_cast<std::size_t>(e)]);
+        const auto w = static_cast<std::uint64_t>(unit_edges ? 1 : g.adjwgt[static_cast<std::size_t>(e)]);
+        edge_total = add_saturated(edge_total, w);
         const std::uint64_t lo = std::min(from, to), hi = std::max(from, to);
         if (from < to) {
           a += hash_a(lo, hi, w), b += hash_b(lo, hi, w);
@@ -80,11 +87,19 @@ EdgeFingerprint edge_fingerprint(const Graph& g, gid_t base) {
           a -= hash_a(lo, hi, w), b -= hash_b(lo, hi, w);
         }
       }
+      if (!unit_vertices)
+        for (std::size_t c = 0; c < nc; ++c)
+          mine[c] = add_saturated(mine[c], static_cast<std::uint64_t>(g.vwgt[static_cast<std::size_t>(v) * nc + c]));
       if (!duplicate && has_duplicate(g.adjncy.data() + begin, end - begin, scratch)) duplicate = 1;
       if (v < first_bad && !vertex_ok(g, base, static_cast<std::size_t>(v))) first_bad = v;
     }
+    mine[nc] = edge_total;
+#pragma omp critical(hpart_edge_fingerprint_totals)
+    for (std::size_t i = 0; i <= nc; ++i) totals[i] = add_saturated(totals[i], mine[i]);
   }
-  return {a, b, duplicate != 0, first_bad < n ? first_bad : -1};
+  if (unit_vertices) std::fill(totals.begin(), totals.begin() + static_cast<std::ptrdiff_t>(nc), static_cast<std::uint64_t>(n));
+  totals[nc + 1] = std::min<std::uint64_t>(g.adjncy.size(), kTotalLimit);
+  return {a, b, duplicate != 0, first_bad < n ? first_bad : -1, std::move(totals)};
 }
 
 }  // namespace hpart::detail

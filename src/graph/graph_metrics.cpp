@@ -1,7 +1,10 @@
 // Edge cut, communication volume and boundary vertices of any partition, by one ghost exchange
 // of the parts: the same code measures every method.
 #include <algorithm>
+#include <string>
 
+#include "core/validate.hpp"
+#include "graph/check_vertex_parts.hpp"
 #include "graph/ghost_exchange.hpp"
 #include "hpart/graph.hpp"
 
@@ -39,12 +42,6 @@ GraphMetrics count(const Graph& g, std::span<const part_t> parts, PartAt part_at
 
 namespace {
 
-void check_length(const Comm& comm, const Graph& g, std::span<const part_t> parts) {
-  const std::size_t n = g.local_vertices();
-  comm.agree(parts.size() != n ? ErrorCode::size_mismatch : ErrorCode::ok,
-             "graph_metrics: " + std::to_string(parts.size()) + " parts for " + std::to_string(n) + " local vertices");
-}
-
 GraphMetrics summed(const Comm& comm, const GraphMetrics& m) {
   long long sums[3] = {m.edge_cut, m.comm_volume, m.boundary_vertices};
   MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_LONG_LONG, MPI_SUM, comm.get());
@@ -62,7 +59,6 @@ GraphMetrics graph_metrics_with(const Comm& comm, const Graph& g, std::span<cons
 
 GraphMetrics graph_metrics_with(const Comm& comm, const Graph& g, std::span<const part_t> parts,
                                 const GhostExchange& ghosts, std::span<const std::int32_t> adj) {
-  check_length(comm, g, parts);
   const std::size_t n = g.local_vertices();
   const std::vector<part_t> ghost_parts = ghosts.fetch(parts);
   return summed(comm, count(g, parts, [&](std::size_t e) {
@@ -74,9 +70,14 @@ GraphMetrics graph_metrics_with(const Comm& comm, const Graph& g, std::span<cons
 }  // namespace graph
 
 GraphMetrics graph_metrics(const Comm& comm, const Graph& g, std::span<const part_t> parts, int num_parts) {
-  (void)num_parts;
+  // The cut sums edge weights: validation bounds their total below 2^62, so it cannot wrap.
+  validate_graph(comm, g);
+  detail::Replicated args;
+  args.value("graph_metrics: num_parts", static_cast<long long>(num_parts));
+  const std::string problem = detail::check_parts(num_parts);
+  graph::check_vertex_parts(comm, g, parts, num_parts, "graph_metrics", args, problem);
   if (comm.size() > 1) return graph::graph_metrics_with(comm, g, parts, graph::GhostExchange(comm, g));
-  check_length(comm, g, parts);  // one rank: every neighbour is local, no ghost plan to build
+  // One rank: every neighbour is local, no ghost plan to build.
   return summed(comm, count(g, parts, [&](std::size_t e) { return parts[static_cast<std::size_t>(g.adjncy[e])]; }));
 }
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/agreement.hpp"
 #include "graph/check_vertex_parts.hpp"
 #include "graph/ghost_exchange.hpp"
 
@@ -134,7 +135,13 @@ MigratedGraph migrate(const Comm& comm, const Graph& g, std::span<const part_t> 
 
 MigratedGraph migrate_graph(const Comm& comm, const Graph& g, std::span<const part_t> parts, PartOwners owners) {
   validate_graph(comm, g);
-  graph::check_vertex_parts(comm, g, parts, owners.num_parts, "migrate_graph");
+  // The parts are checked against the same number of parts on every rank (the Migration then
+  // checks the owner map itself).
+  detail::Replicated args;
+  args.value("migrate_graph: owners.num_parts", static_cast<long long>(owners.num_parts))
+      .value("migrate_graph: owners.num_ranks", static_cast<long long>(owners.num_ranks));
+  graph::check_vertex_parts(comm, g, parts, owners.num_parts, "migrate_graph", args,
+                            owners.num_parts < 1 ? "owners.num_parts must be >= 1" : "");
   const Migration m(comm, parts, owners);
   std::vector<int> dest(parts.size());
   for (std::size_t v = 0; v < parts.size(); ++v) dest[v] = owners.owner(parts[v]);
@@ -144,7 +151,10 @@ MigratedGraph migrate_graph(const Comm& comm, const Graph& g, std::span<const pa
 MigratedGraph migrate_graph(const Comm& comm, const Graph& g, std::span<const part_t> parts,
                             std::span<const int> owner_of_part) {
   validate_graph(comm, g);
-  graph::check_vertex_parts(comm, g, parts, static_cast<int>(owner_of_part.size()), "migrate_graph");
+  detail::Replicated args;
+  args.value("migrate_graph: the number of parts (owner_of_part's length)", static_cast<long long>(owner_of_part.size()));
+  graph::check_vertex_parts(comm, g, parts, static_cast<int>(owner_of_part.size()), "migrate_graph", args,
+                            owner_of_part.empty() ? "the part owner map is empty" : "");
   const Migration m(comm, parts, owner_of_part);  // checks the owners are ranks of comm
   std::vector<int> dest(parts.size());
   for (std::size_t v = 0; v < parts.size(); ++v) dest[v] = owner_of_part[static_cast<std::size_t>(parts[v])];

@@ -52,14 +52,20 @@ class SortedAdjacency {
 }  // namespace
 
 GraphDefect find_graph_asymmetry(const Comm& comm, const Graph& g, std::span<const long long> tags,
-                                 const EdgeFingerprint* screened) {
+                                 const EdgeFingerprint* screened, std::span<std::uint64_t> totals) {
   const auto n = g.local_vertices();
   const gid_t base = g.vtxdist[static_cast<std::size_t>(comm.rank())];
   // The screen (hashes, no exchange, no sorted copy) passes almost every graph users give; the
   // exact check below runs only to find and name the defect the screen has proven to exist.
   const EdgeFingerprint fp = screened ? *screened : edge_fingerprint(g, base);
-  std::uint64_t sums[3] = {fp.a, fp.b, fp.duplicate ? 1ULL : 0ULL};
-  MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_UINT64_T, MPI_SUM, comm.get());
+  constexpr std::uint64_t kHalf = (std::uint64_t{1} << 31) - 1;
+  std::vector<std::uint64_t> sums{fp.a, fp.b, fp.duplicate ? 1ULL : 0ULL};
+  for (std::size_t i = 0; i < totals.size(); ++i) sums.insert(sums.end(), {fp.totals[i] >> 31, fp.totals[i] & kHalf});
+  MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_UINT64_T, MPI_SUM, comm.get());
+  for (std::size_t i = 0; i < totals.size(); ++i) {
+    const std::uint64_t high = sums[3 + 2 * i] + (sums[4 + 2 * i] >> 31), low = sums[4 + 2 * i] & kHalf;
+    totals[i] = high >= (kTotalLimit >> 31) ? kTotalLimit : (high << 31) | low;
+  }
   if (sums[0] == 0 && sums[1] == 0 && sums[2] == 0) return {};
   auto tag = [&](std::size_t v) { return tags.empty() ? 0LL : tags[v]; };
   const SortedAdjacency sorted(g);

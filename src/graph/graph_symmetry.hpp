@@ -28,9 +28,12 @@ struct GraphDefect {
 // on this rank are checked in place). `g` must be structurally valid; `tags`
 // (one per local vertex, or empty) travel with the edges so messages can name both ends' lines.
 // `screened`: this rank's edge_fingerprint when the caller has already taken it (validate_graph
-// takes it with the value checks, in one pass).
+// takes it with the value checks, in one pass). `totals` (with `screened`, screened->totals.size()
+// values): receives the global sums of the ranks' totals, exact below kTotalLimit and saturated
+// at it, summed in the screen's allreduce (each local total split in two 31-bit halves, whose
+// sums over fewer than 2^31 ranks cannot wrap).
 GraphDefect find_graph_asymmetry(const Comm& comm, const Graph& g, std::span<const long long> tags = {},
-                                 const EdgeFingerprint* screened = nullptr);
+                                 const EdgeFingerprint* screened = nullptr, std::span<std::uint64_t> totals = {});
 
 // The defect in words, ids printed as id + id_base (1: the 1-based numbering of METIS files).
 // With a path, it is prefixed "path:line:" and names the other end's line (tags are lines).

@@ -2,12 +2,18 @@
 // edges that cross ranks). Each stage is agreed before the next, so that no rank ever enters an
 // exchange with arrays that another rank's checks would have rejected.
 #include <mpi.h>
+#include <omp.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "core/agreement.hpp"
+#include "core/memory_budget.hpp"
 #include "graph/graph_symmetry.hpp"
+#include "graph/graph_totals.hpp"
 #include "hpart/graph.hpp"
 
 namespace hpart {
@@ -28,7 +34,40 @@ std::string check_parameters(const Comm& comm, const Graph& g) {
              str(g.vtxdist[r + 1]) + ")";
   if (g.ncon < 1) return "ncon (weights per vertex) must be >= 1 (got " + str(g.ncon) + ")";
   if (g.dim != 0 && g.dim != 2 && g.dim != 3) return "dim must be 0 (no coordinates), 2 or 3 (got " + str(g.dim) + ")";
-  return {};
+  // Validation keeps ncon sums per thread, the partitioners K x ncon tables (checked there).
+  return detail::check_memory(8.0 * (static_cast<double>(g.ncon) + 2.0) * (omp_get_max_threads() + 1),
+                              "ncon = " + str(g.ncon) + " weights per vertex",
+                              "ncon is the number of weights of each vertex (vwgt holds n x ncon values)");
+}
+
+// What every rank must pass alike: ncon and dim, and whether vertex and edge weights are given
+// (ranks without vertices, or without edges, cannot tell and do not vote). Coordinates need no
+// entry of their own: with dim agreed, the lengths check makes every rank with vertices give them
+// or none.
+detail::Replicated replicated_shape(const Graph& g) {
+  detail::Replicated args;
+  args.value("Graph::ncon", static_cast<long long>(g.ncon))
+      .value("Graph::dim", static_cast<long long>(g.dim))
+      .given("Graph::vwgt", !g.vwgt.empty(), g.local_vertices() == 0)
+      .given("Graph::adjwgt", !g.adjwgt.empty(), g.adjncy.empty());
+  return args;
+}
+
+// The weight totals must stay below 2^62 (see graph.hpp): identical on every rank (they come
+// from one allreduce), so they are thrown without a further agreement.
+void check_totals(const std::vector<std::uint64_t>& totals, int ncon) {
+  const auto nc = static_cast<std::size_t>(ncon);
+  for (std::size_t c = 0; c < nc; ++c)
+    if (totals[c] >= detail::kTotalLimit)
+      throw Error(ErrorCode::invalid_input,
+                  "validate_graph: vertex weight " + str(static_cast<long long>(c)) +
+                      " sums to 2^62 or more over the graph; each constraint's total must be below 2^62 "
+                      "(4611686018427387904), as part weights are summed in 64-bit integers: scale the weights down");
+  if (totals[nc] >= detail::kTotalLimit)
+    throw Error(ErrorCode::invalid_input,
+                "validate_graph: the edge weights sum to 2^62 or more over the adjacency entries (each edge counted "
+                "at both ends); the total must be below 2^62 (4611686018427387904), as cuts are summed in 64-bit "
+                "integers: scale the edge weights down");
 }
 
 // Every rank must pass the same vtxdist: MIN and MAX of each entry agree (O(R), not O(N)).
@@ -65,6 +104,14 @@ std::string check_lengths(const Comm& comm, const Graph& g, std::size_t n) {
   if (!g.adjwgt.empty() && g.adjwgt.size() != g.adjncy.size())
     return "adjwgt has " + str(static_cast<long long>(g.adjwgt.size())) + " values, but adjncy has " +
            str(static_cast<long long>(g.adjncy.size())) + ": give one weight per adjacency entry, or none";
+  // Vertices and their ghosts are numbered in 32 bits (the ghosts: at most one per entry, and
+  // at most the vertices of other ranks).
+  const auto others = static_cast<std::size_t>(g.vtxdist.back()) - n;
+  if (n + std::min(g.adjncy.size(), others) > static_cast<std::size_t>(INT32_MAX))
+    return "this rank holds " + str(static_cast<long long>(n)) + " vertices with up to " +
+           str(static_cast<long long>(std::min(g.adjncy.size(), others))) +
+           " neighbours on other ranks; hpart numbers a rank's vertices and their neighbours in 32 bits (below "
+           "2^31 together): spread the graph over more ranks";
   if (g.dim == 0 && !g.coords.empty()) return "coords are given but dim = 0: set dim to 2 or 3";
   if (g.dim != 0 && g.coords.size() != n * static_cast<std::size_t>(g.dim))
     return "coords has " + str(static_cast<long long>(g.coords.size())) + " values; " + str(static_cast<long long>(n)) +
@@ -98,20 +145,37 @@ void agree(const Comm& comm, ErrorCode code, const std::string& message) {
 
 }  // namespace
 
-void validate_graph(const Comm& comm, const Graph& g) {
-  agree(comm, ErrorCode::invalid_argument, check_parameters(comm, g));
+namespace graph {
+
+GraphTotals validate(const Comm& comm, const Graph& g) {
+  const std::string parameters = check_parameters(comm, g);
+  detail::agree(comm, replicated_shape(g), parameters.empty() ? ErrorCode::ok : ErrorCode::invalid_argument,
+                parameters.empty() ? parameters : "validate_graph: " + parameters);
   // Computed from one allreduce, so identical on every rank: thrown without a further agreement.
   if (const std::string m = check_same_vtxdist(comm, g); !m.empty())
     throw Error(ErrorCode::invalid_argument, "validate_graph: " + m);
   const std::size_t n = g.local_vertices();
   agree(comm, ErrorCode::size_mismatch, check_lengths(comm, g, n));
-  // One pass over the edges screens the values and takes the symmetry fingerprint; the values
-  // are agreed before the symmetry check uses it.
+  // One pass over the edges screens the values, takes the symmetry fingerprint and the weight
+  // totals; the values are agreed before the symmetry check and the totals use them.
   const gid_t base = g.vtxdist[static_cast<std::size_t>(comm.rank())];
   const detail::EdgeFingerprint screen = detail::edge_fingerprint(g, base);
   agree(comm, ErrorCode::invalid_input,
         screen.first_bad < 0 ? std::string() : check_vertex(g, base, static_cast<std::size_t>(screen.first_bad)));
-  agree(comm, ErrorCode::invalid_input, detail::describe_defect(detail::find_graph_asymmetry(comm, g, {}, &screen)));
+  std::vector<std::uint64_t> totals(screen.totals.size());
+  agree(comm, ErrorCode::invalid_input,
+        detail::describe_defect(detail::find_graph_asymmetry(comm, g, {}, &screen, totals)));
+  check_totals(totals, g.ncon);
+  GraphTotals out;
+  const auto nc = static_cast<std::size_t>(g.ncon);
+  out.vertex_weight.assign(totals.begin(), totals.begin() + static_cast<std::ptrdiff_t>(nc));
+  out.edge_weight = static_cast<std::int64_t>(totals[nc]);
+  out.entries = static_cast<std::int64_t>(totals[nc + 1]);
+  return out;
 }
+
+}  // namespace graph
+
+void validate_graph(const Comm& comm, const Graph& g) { (void)graph::validate(comm, g); }
 
 }  // namespace hpart

@@ -348,6 +348,35 @@ TEST(Multilevel, ZeroWeightVertices) {
   expect_balanced(counted, parts, 8, 0.03);
 }
 
+// The metis method's kernel guards METIS's 32-bit input: weights of 2^54 (METIS would read their
+// low 32 bits: 0) are scaled, edge weights of 2^40 too (the cut is exact on the real weights),
+// k >= n gives every vertex a part of its own (METIS may put everything in one part), k == n
+// balances perfectly, and all-zero vertex weights are balanced as counts.
+TEST(Multilevel, MetisKwayIsGuarded) {
+  CsrGraph heavy = grid_graph_3d(6, 6, 6);
+  std::fill(heavy.vwgt.begin(), heavy.vwgt.end(), std::int64_t{1} << 54);  // 216 x 2^54 < 2^62
+  heavy.adjwgt.assign(heavy.adjncy.size(), std::int64_t{1} << 40);
+  const std::vector<part_t> parts = graphk::metis_kway(heavy, options(4));
+  expect_valid(heavy, parts, 4);
+  expect_balanced(heavy, parts, 4, 0.03);
+  EXPECT_EQ(edge_cut(heavy, parts) % (std::int64_t{1} << 40), 0);
+  EXPECT_LE(edge_cut(heavy, parts) / (std::int64_t{1} << 40), 2 * 36 + 12);
+  const CsrGraph small = grid_graph_3d(5, 4, 1);  // 20 vertices
+  for (int k : {20, 50}) {
+    std::vector<part_t> own = graphk::metis_kway(small, options(k));
+    expect_valid(small, own, k);
+    std::sort(own.begin(), own.end());
+    EXPECT_EQ(std::unique(own.begin(), own.end()), own.end()) << "k " << k << ": two vertices share a part";
+  }
+  CsrGraph zero = grid_graph_3d(8, 8, 8);
+  std::fill(zero.vwgt.begin(), zero.vwgt.end(), 0);
+  const std::vector<part_t> counted = graphk::metis_kway(zero, options(4));
+  CsrGraph unit = zero;
+  std::fill(unit.vwgt.begin(), unit.vwgt.end(), 1);
+  expect_balanced(unit, counted, 4, 0.03);
+  EXPECT_TRUE(graphk::metis_kway(CsrGraph{}, options(4)).empty());
+}
+
 // Coarse levels keep 32-bit edge weights when the graph's total fits: level by level they are
 // the 64-bit ones, entry for entry, and so is everything else of the level.
 TEST(Multilevel, NarrowCoarseWeightsEqualWideOnes) {
