@@ -154,6 +154,17 @@ HierGridPartition hierarchical(const Comm& comm, const Grid& grid, const Topolog
   part_t first = 0;
   for (int i = 0; i < topology.nodes; ++i) {
     const Box& nb = nodes.boxes[static_cast<std::size_t>(i)];
+    if (nb.empty()) {
+      // More nodes than the grid has cell layers: this node holds nothing (the same on every
+      // rank: the node boxes are), so its parts are empty and no cell's locator reaches it.
+      Box none{grid.dim, {}, {}};  // empty the way every grid method writes it: hi = lo - 1
+      for (int d = 0; d < grid.dim; ++d) none.hi[static_cast<std::size_t>(d)] = -1;
+      boxes.insert(boxes.end(), static_cast<std::size_t>(per_node[static_cast<std::size_t>(i)]), none);
+      locator->inner.push_back(nullptr);
+      locator->first.push_back(first);
+      first += per_node[static_cast<std::size_t>(i)];
+      continue;
+    }
     // Node i's box as a grid of its own: each rank's cells inside it, shifted to its origin.
     const Box mine = local.empty() ? Box{} : local.intersect(nb);
     Grid sub;

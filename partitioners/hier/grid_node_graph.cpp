@@ -63,6 +63,7 @@ std::vector<int> cut_blocks(const Grid& g, const Blocks& k, const std::vector<do
   // Integer vertex weights: up to 2^20 levels for the heaviest block, the sum below 2^30.
   const double scale = std::min(double(1 << 20) / wmax, double(1 << 30) / wsum);
   std::vector<idx_t> vwgt(static_cast<std::size_t>(nv)), xadj(static_cast<std::size_t>(nv) + 1, 0), adjncy, adjwgt;
+  std::vector<std::int64_t> areas;  // 64-bit first: a face of a 2^21^3 grid's block has 2^32 cells
   for (idx_t v = 0; v < nv; ++v) vwgt[static_cast<std::size_t>(v)] = static_cast<idx_t>(std::llround(cost[static_cast<std::size_t>(v)] * scale));
   for (std::int64_t z = 0; z < k.n[2]; ++z)
     for (std::int64_t y = 0; y < k.n[1]; ++y)
@@ -78,11 +79,25 @@ std::vector<int> cut_blocks(const Grid& g, const Blocks& k, const std::vector<do
             for (int e = 0; e < k.dim; ++e)
               if (e != d) area *= k.width(g, e, c[e]);
             adjncy.push_back(static_cast<idx_t>(o[0] + k.n[0] * (o[1] + k.n[1] * o[2])));
-            adjwgt.push_back(static_cast<idx_t>(area));
+            areas.push_back(area);
           }
         xadj[static_cast<std::size_t>(x + k.n[0] * (y + k.n[1] * z)) + 1] = static_cast<idx_t>(adjncy.size());
       }
+  // Face areas reach 2^32 on a 2^21^3 grid, and METIS sums edge weights in 32-bit idx_t: scale
+  // them so that their total stays below 2^29 (each at least 1: an edge must keep a weight).
+  double area_sum = 0.0;
+  for (const std::int64_t a : areas) area_sum += static_cast<double>(a);
+  const double shrink = area_sum > double(1 << 29) ? double(1 << 29) / area_sum : 1.0;
+  for (const std::int64_t a : areas)
+    adjwgt.push_back(std::max<idx_t>(1, static_cast<idx_t>(static_cast<double>(a) * shrink)));
   idx_t ncon = 1, nparts = static_cast<idx_t>(per_node.size()), objval = 0;
+  // No more blocks than nodes (a grid of a few cells on many nodes): METIS may then put every
+  // block in one part; a block per node is the best any cut can do.
+  if (nparts >= nv) {
+    std::vector<int> node(static_cast<std::size_t>(nv));
+    std::iota(node.begin(), node.end(), 0);
+    return node;
+  }
   const double total = std::accumulate(per_node.begin(), per_node.end(), 0.0);
   std::vector<real_t> tpwgts;
   for (int p : per_node) tpwgts.push_back(static_cast<real_t>(p / total));

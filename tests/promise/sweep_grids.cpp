@@ -227,6 +227,20 @@ TEST(PromiseSweep, GridEdgeInputIsPartitioned) {
       const hpart::GridPartition p = hpart::partition_grid(hpart::Comm(comm), thin.grid(), thin.opts);
       EXPECT_EQ(p.partition.metrics.objects, 5);
     });
+    // More nodes than cells: every rank its own node, a 3x1 grid (METIS would put it all in one part).
+    GridInput tiny;
+    tiny.g = slab_grid(2, {3, 1, 1}, w.rank, w.size, 0.0);
+    tiny.g.grid.local = w.rank == 0 ? hpart::Box::from_extent(2, {3, 1, 1, 1}) : hpart::Box{};
+    for (const hpart::NodeCut cut : {hpart::NodeCut::graph, hpart::NodeCut::staircase, hpart::NodeCut::boxes})
+      expect_success(comm, "partition_grid_hierarchical / 3 cells on " + std::to_string(w.size) + " nodes / cut " + std::to_string(static_cast<int>(cut)), [&] {
+        const hpart::Comm c(comm);
+        hpart::HierGridOptions o;
+        o.node_cut = cut;
+        const hpart::HierGridPartition h =
+            hpart::partition_grid_hierarchical(c, tiny.grid(), hpart::detect_topology(c, std::to_string(c.size()) + "x1"), o);
+        EXPECT_EQ(h.partition.partition.metrics.objects, 3);
+        for (const hpart::part_t q : h.partition.partition.parts) EXPECT_TRUE(q >= 0 && q < c.size());
+      });
   });
 }
 
