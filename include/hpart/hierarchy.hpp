@@ -47,6 +47,9 @@ struct HierGridPartition {
 };
 
 // Collective. Node i receives parts in proportion to its ranks (its share of the total parts).
+// The topology (a node per rank, every node with a rank, parts >= nodes), the options and the
+// grid's shape are checked and compared across ranks first: the same hpart::Error on every rank.
+// A node with no cells (more nodes than cell layers) gets empty parts.
 HierGridPartition partition_grid_hierarchical(const Comm& comm, const Grid& grid, const Topology& topology,
                                               const HierGridOptions& opts);
 
@@ -86,7 +89,9 @@ struct HierGraphOptions {
   int seed = 1;
 };
 
-// Collective; validates like partition_graph and the topology like the other hierarchies.
+// Collective; validates like partition_graph and the topology like the other hierarchies; the
+// options are compared across ranks, and the final imbalance is reported against `imbalance`
+// (PartitionMetrics::within_tolerance).
 HierPartition partition_graph_hierarchical(const Comm& comm, const Graph& g, const Topology& topology,
                                            const HierGraphOptions& opts);
 
