@@ -22,8 +22,8 @@ void warn_if_unbalanced(const hpart::Comm& comm, const hpart::Partition& p, doub
   const double share = v[1] / p.num_parts;  // an equal part's first weight
   const double floor = share > 0 ? -v[0] / share - 1.0 : 0.0;  // what the heaviest object alone forces
   if (m.objects < p.num_parts)
-    std::fprintf(stderr, " %lld objects for %d parts: some parts stay empty and the heaviest object sets the balance\n",
-                 m.objects, p.num_parts);
+    std::fprintf(stderr, " %lld object%s for %d parts: some parts stay empty and the heaviest object sets the balance\n",
+                 m.objects, m.objects == 1 ? "" : "s", p.num_parts);
   else if (worst == 0 && floor > m.tolerance)
     std::fprintf(stderr,
                  " the heaviest object weighs %.4g, %.3gx a part's share (%.4g), so no partition into %d parts can do "
