@@ -97,11 +97,16 @@ Partition partition_from_totals(std::vector<part_t> parts, int num_parts, int nc
   auto& m = result.metrics;
   m.imbalance.assign(C, 0.0);
   for (std::size_t c = 0; c < C; ++c) {
+    // Relative to the heaviest part, so that the total cannot overflow where each part's weight
+    // does not (four parts of 1e308 sum past the largest double).
+    double heaviest = 0.0;
+    for (std::size_t p = 0; p < K; ++p) heaviest = std::max(heaviest, result.part_weights[p * C + c]);
+    if (heaviest <= 0.0) continue;
     double total = 0.0;
-    for (std::size_t p = 0; p < K; ++p) total += result.part_weights[p * C + c];
-    if (total <= 0.0) continue;
+    for (std::size_t p = 0; p < K; ++p) total += result.part_weights[p * C + c] / heaviest;
     double worst = 0.0;
-    for (std::size_t p = 0; p < K; ++p) worst = std::max(worst, result.part_weights[p * C + c] / (total * target[p]));
+    for (std::size_t p = 0; p < K; ++p)
+      worst = std::max(worst, result.part_weights[p * C + c] / heaviest / (total * target[p]));
     m.imbalance[c] = worst - 1.0;
   }
   for (std::size_t p = 0; p < K; ++p) {

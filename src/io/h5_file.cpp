@@ -12,11 +12,21 @@ namespace {
 H5Id plist(hid_t cls) { return H5Id(H5Pcreate(cls), H5Pclose); }
 
 // Collective transfers: every rank takes part in each read and write, which lets MPI-IO
-// aggregate the ranks' hyperslabs into few large file accesses.
-H5Id collective_transfer() {
+// aggregate the ranks' hyperslabs into few large file accesses. `collective` false: independent.
+H5Id transfer_list(bool collective) {
   H5Id dxpl = plist(H5P_DATASET_XFER);
-  if (dxpl.valid()) H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE);
+  if (dxpl.valid()) H5Pset_dxpl_mpio(dxpl.get(), collective ? H5FD_MPIO_COLLECTIVE : H5FD_MPIO_INDEPENDENT);
   return dxpl;
+}
+
+// Whether a dataset has storage in the file (the same answer on every rank: it is metadata). One
+// without (chunked and never written) reads as its fill value, and HDF5 (1.10) serves that on the
+// ranks that select elements without entering the collective I/O call, while a rank that selects
+// none goes on into it and waits there forever (the file battery: a 2-row cost field at np 3).
+// Such a read moves no file data, so it is done independently.
+bool has_storage(hid_t dataset) {
+  H5D_space_status_t status{};
+  return H5Dget_space_status(dataset, &status) < 0 || status != H5D_SPACE_STATUS_NOT_ALLOCATED;
 }
 
 std::string with_detail(std::string message) {
@@ -166,7 +176,7 @@ void H5File::transfer(Direction direction, const H5Dataset& ds, const std::vecto
   for (const hsize_t c : count) volume *= c;
   const H5Id file_space(H5Dget_space(ds.id.get()), H5Sclose);
   const H5Id mem_space(H5Screate_simple(1, &volume, nullptr), H5Sclose);
-  const H5Id dxpl = collective_transfer();
+  const H5Id dxpl = transfer_list(direction == Direction::write || has_storage(ds.id.get()));
   bool ok = file_space.valid() && mem_space.valid() && dxpl.valid() && select_block(file_space.get(), start, count);
   if (ok && volume == 0) ok = H5Sselect_none(mem_space.get()) >= 0;
   // Every rank must enter the collective call, even one whose setup failed (it selects

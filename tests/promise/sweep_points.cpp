@@ -269,6 +269,17 @@ TEST(PromiseSweep, PointEdgeInputIsPartitioned) {
       expect_same_error(comm, "weights 1e308 x 400", [&] { hpart::partition(hpart::Comm(comm), in.view(), in.opts); },
                         "past the largest double");
     }
+    // Parts of 1e308 each are fine even though their total is not a double: the imbalance is
+    // computed relative to the heaviest part (it came out as -1 when the total overflowed).
+    {
+      PointInput in = make_input(comm, 4, 4);
+      for (double& w : in.p.weights) w = 1e308;
+      expect_success(comm, "weights 1e308 x 4 in 4 parts", [&] {
+        const hpart::Partition p = hpart::partition(hpart::Comm(comm), in.view(), in.opts);
+        EXPECT_EQ(p.metrics.imbalance[0], 0.0);
+        EXPECT_TRUE(p.metrics.within_tolerance);
+      });
+    }
     // Identical points with distinct ids split evenly (ids break the ties).
     {
       const World w(comm);
