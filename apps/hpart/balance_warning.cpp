@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace hpart_cli {
@@ -24,6 +25,14 @@ void warn_if_unbalanced(const hpart::Comm& comm, const hpart::Partition& p, doub
   if (m.objects < p.num_parts)
     std::fprintf(stderr, " %lld object%s for %d parts: some parts stay empty and the heaviest object sets the balance\n",
                  m.objects, m.objects == 1 ? "" : "s", p.num_parts);
+  else if (worst == 0 && -v[0] * static_cast<double>(m.objects) <= v[1] * (1 + 1e-12) &&
+           std::ceil(static_cast<double>(m.objects) / p.num_parts) * p.num_parts / static_cast<double>(m.objects) - 1.0 >
+               m.tolerance)
+    // Equal weights: a part holds a whole number of objects, so ceil(N / K) of them at best.
+    std::fprintf(stderr, " %lld objects of equal weight into %d parts: some part holds %.0f of them, %.4g over its share; "
+                 "no partition can do better\n",
+                 m.objects, p.num_parts, std::ceil(static_cast<double>(m.objects) / p.num_parts),
+                 std::ceil(static_cast<double>(m.objects) / p.num_parts) * p.num_parts / static_cast<double>(m.objects) - 1.0);
   else if (worst == 0 && floor > m.tolerance)
     std::fprintf(stderr,
                  " the heaviest object weighs %.4g, %.3gx a part's share (%.4g), so no partition into %d parts can do "
