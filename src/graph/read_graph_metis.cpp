@@ -96,7 +96,8 @@ GraphFile read_adjacency_file(const Comm& comm, const std::string& path, detail:
   comm.agree(defect.kind == detail::GraphDefect::Kind::none ? ErrorCode::ok : ErrorCode::io,
              detail::describe_defect(defect, 1, path));
   const long long entries = detail::sum_all(comm, static_cast<long long>(f.adjncy.size()));
-  if (entries != 2 * h.edges)
+  // entries / 2 against m, with the odd case apart: 2 m would overflow for a header m near 2^63.
+  if (entries % 2 != 0 || entries / 2 != h.edges)
     throw Error(ErrorCode::io, detail::at_line(path, t.header_line,
                                                "the header says m = " + std::to_string(h.edges) +
                                                    " edges, but the vertex lines list " + std::to_string(entries / 2) +
