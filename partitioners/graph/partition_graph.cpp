@@ -151,7 +151,7 @@ GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOpti
   out.partition.metrics.seconds = seconds;
   detail::record_tolerance(out.partition, opts.imbalance);
   out.metrics = finest.plan ? graph::graph_metrics_with(comm, g, out.partition.parts, *finest.plan, finest.adjncy)
-                            : graph_metrics(comm, g, out.partition.parts, opts.parts);
+                            : graph::graph_metrics_of_valid(comm, g, out.partition.parts);  // validated above
   detail::log(comm, 1,
               std::string("partition_graph ") + to_string(opts.method) + ": " + std::to_string(opts.parts) + " parts, " +
                   std::to_string(seconds) + " s (validation " + std::to_string(validate_s) + " s), cut " +

@@ -24,6 +24,10 @@ GraphMetrics graph_metrics_with(const Comm& comm, const Graph& g, std::span<cons
 GraphMetrics graph_metrics_with(const Comm& comm, const Graph& g, std::span<const part_t> parts,
                                 const GhostExchange& ghosts, std::span<const std::int32_t> local_adjncy);
 
+// Collective: graph_metrics of a graph and parts already validated (the partitioners' own
+// results), without validating them again (a symmetry exchange over every edge).
+GraphMetrics graph_metrics_of_valid(const Comm& comm, const Graph& g, std::span<const part_t> parts);
+
 // The ghosts of this rank's block [lo, hi) of g: their global ids (sorted, unique) and how many
 // adjacency entries point to one.
 struct GhostIds {

@@ -67,6 +67,12 @@ GraphMetrics graph_metrics_with(const Comm& comm, const Graph& g, std::span<cons
   }));
 }
 
+GraphMetrics graph_metrics_of_valid(const Comm& comm, const Graph& g, std::span<const part_t> parts) {
+  if (comm.size() > 1) return graph_metrics_with(comm, g, parts, GhostExchange(comm, g));
+  // One rank: every neighbour is local, no ghost plan to build.
+  return summed(comm, count(g, parts, [&](std::size_t e) { return parts[static_cast<std::size_t>(g.adjncy[e])]; }));
+}
+
 }  // namespace graph
 
 GraphMetrics graph_metrics(const Comm& comm, const Graph& g, std::span<const part_t> parts, int num_parts) {
@@ -76,9 +82,7 @@ GraphMetrics graph_metrics(const Comm& comm, const Graph& g, std::span<const par
   args.value("graph_metrics: num_parts", static_cast<long long>(num_parts));
   const std::string problem = detail::check_parts(num_parts);
   graph::check_vertex_parts(comm, g, parts, num_parts, "graph_metrics", args, problem);
-  if (comm.size() > 1) return graph::graph_metrics_with(comm, g, parts, graph::GhostExchange(comm, g));
-  // One rank: every neighbour is local, no ghost plan to build.
-  return summed(comm, count(g, parts, [&](std::size_t e) { return parts[static_cast<std::size_t>(g.adjncy[e])]; }));
+  return graph::graph_metrics_of_valid(comm, g, parts);
 }
 
 }  // namespace hpart
