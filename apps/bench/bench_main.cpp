@@ -26,6 +26,71 @@
 #include "zoltan_baseline.hpp"
 #endif
 
+// --dump-parts (declared in bench_record.hpp): the directory, and the names written so far.
+namespace hpart_bench {
+namespace {
+std::string g_dump_dir;
+std::vector<std::string> g_dumped;
+
+std::string dump_field(const std::string& s) {
+  std::string out = s.empty() ? "_" : s;
+  for (char& ch : out) {
+    const bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+                      ch == '+' || ch == '-';
+    if (!keep) ch = '_';
+  }
+  return out;
+}
+}  // namespace
+
+void set_dump_dir(const std::string& dir) { g_dump_dir = dir; }
+bool dumping_parts() { return !g_dump_dir.empty(); }
+
+void dump_parts(const hpart::Comm& comm, const std::string& suite, const std::string& case_name,
+                const std::string& library, const std::string& method, int parts, const std::vector<std::int32_t>& local,
+                int event) {
+  if (g_dump_dir.empty()) return;
+  const int R = comm.size(), root = 0;
+  const int count = static_cast<int>(local.size());
+  std::vector<int> counts(static_cast<std::size_t>(R), 0), displs(static_cast<std::size_t>(R), 0);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, root, comm.get());
+  std::vector<std::int32_t> all;
+  if (comm.rank() == root) {
+    long long total = 0;
+    for (int r = 0; r < R; ++r) {
+      displs[static_cast<std::size_t>(r)] = static_cast<int>(total);
+      total += counts[static_cast<std::size_t>(r)];
+    }
+    all.resize(static_cast<std::size_t>(total));
+  }
+  MPI_Gatherv(local.data(), count, MPI_INT32_T, all.data(), counts.data(), displs.data(), MPI_INT32_T, root,
+              comm.get());
+  std::string name = dump_field(suite) + "." + dump_field(case_name) + "." + dump_field(library) + "-" +
+                     dump_field(method) + ".k" + std::to_string(parts) + ".np" + std::to_string(R);
+  if (event >= 0) {
+    char e[16];
+    std::snprintf(e, sizeof e, ".e%03d", event);
+    name += e;
+  }
+  name += ".parts";
+  std::string problem;
+  if (comm.rank() == root) {
+    if (std::find(g_dumped.begin(), g_dumped.end(), name) != g_dumped.end()) {
+      problem = "--dump-parts: record name '" + name + "' written twice in one run";
+    } else {
+      g_dumped.push_back(name);
+      const std::string path = (std::filesystem::path(g_dump_dir) / name).string();
+      std::FILE* f = std::fopen(path.c_str(), "wb");
+      const bool ok = f != nullptr && std::fwrite(all.data(), sizeof(std::int32_t), all.size(), f) == all.size();
+      if (f != nullptr && std::fclose(f) != 0 && ok) problem = "--dump-parts: cannot close " + path;
+      if (!ok) problem = "--dump-parts: cannot write " + path;
+    }
+  }
+  comm.agree(problem.empty() ? hpart::ErrorCode::ok : hpart::ErrorCode::io, problem);
+}
+
+}  // namespace hpart_bench
+
 namespace {
 
 constexpr const char* kSuites = "points, grid, hier, graph, repart";
@@ -46,6 +111,7 @@ struct Cli {
   bool side_given = false;  // repart suite: --side also sets graphdrift's side (default 512)
   std::vector<std::string> libraries;  // default: every library of the suite
   std::string json;
+  std::string dump_parts;  // --dump-parts DIR
 };
 
 // Every rank parses the same argv, so every rank reaches the same verdict without talking.
@@ -188,6 +254,16 @@ int run(int argc, char** argv, int rank) {
   app.add_option("--graph", cli.graphs, "graph suite: METIS .graph files to run instead of the shared graphs")
       ->check(CLI::ExistingFile);
   app.add_option("--json", cli.json, "write JSON Lines records to this file (rank 0)");
+  app.add_option("--dump-parts", cli.dump_parts,
+                 "write the part vector of every run of hpart's own methods to DIR (created if missing): one file "
+                 "of raw int32 part ids (native byte order) per record, gathered to rank 0 in rank order, named "
+                 "<suite>.<case>.<library>-<method>.k<parts>.np<ranks>[.e<event>].parts. Not written for the "
+                 "baselines that are not hpart code (zoltan, the graph suite's metis and scotch, floor, round-robin); "
+                 "written for naive uniform-blocks (hpart's uniform grid method) and hier's metis kway-flat (hpart's "
+                 "METIS path). repart: one file per event (e000 the initial partition, then each rebalance). With "
+                 "--reps > 1 still one file per record: the result its metrics describe. For comparing two builds "
+                 "bit for bit: scripts/compare_parts.py")
+      ->type_name("DIR");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -242,6 +318,17 @@ int run(int argc, char** argv, int rank) {
   const hpart::Comm comm(MPI_COMM_WORLD);
   hpart_bench::RecordSink sink(rank, cli.json);
   comm.agree(sink.open_error().empty() ? hpart::ErrorCode::ok : hpart::ErrorCode::io, sink.open_error());
+  if (!cli.dump_parts.empty()) {
+    std::string dump_problem;
+    if (rank == 0) {
+      std::error_code ec;
+      std::filesystem::create_directories(cli.dump_parts, ec);
+      if (ec || !std::filesystem::is_directory(cli.dump_parts))
+        dump_problem = "--dump-parts: cannot create directory '" + cli.dump_parts + "'" + (ec ? ": " + ec.message() : "");
+    }
+    comm.agree(dump_problem.empty() ? hpart::ErrorCode::ok : hpart::ErrorCode::io, dump_problem);
+    hpart_bench::set_dump_dir(cli.dump_parts);
+  }
 #if HPART_HAVE_ZOLTAN
   if ((cli.suite == "points" && points.run_zoltan) || (cli.suite == "grid" && grid.run_zoltan) ||
       (cli.suite == "graph" && graph.run_zoltan) ||

@@ -43,14 +43,18 @@ inline double imbalance_of(const std::vector<double>& w) {
 }
 
 // set_weights(s): the objects' weights at step s; part_weights(parts): global weight per part;
-// weight_of(i): local object i's weight now.
+// weight_of(i): local object i's weight now. With --dump-parts, hpart's methods write the parts of
+// every event (e000 the initial partition, then each rebalance) under case_name.
 template <class SetWeights, class PartWeights, class WeightOf>
-DriftTotals run_drift_events(const hpart::Comm& comm, const RepartSuiteConfig& cfg, RepartMethod& m,
-                             SetWeights&& set_weights, PartWeights&& part_weights, WeightOf&& weight_of) {
+DriftTotals run_drift_events(const hpart::Comm& comm, const RepartSuiteConfig& cfg, const char* case_name,
+                             RepartMethod& m, SetWeights&& set_weights, PartWeights&& part_weights,
+                             WeightOf&& weight_of) {
   const int K = cfg.parts;
+  const bool dump = m.library == "hpart";
   DriftTotals t;
   set_weights(0);
   t.parts = m.initial();
+  if (dump) dump_parts(comm, "repart", case_name, m.library, m.name, K, t.parts, 0);
   for (int s = 1; s <= cfg.steps; ++s) {
     set_weights(s);
     const std::vector<double> before = part_weights(t.parts);
@@ -71,6 +75,7 @@ DriftTotals run_drift_events(const hpart::Comm& comm, const RepartSuiteConfig& c
     t.parts = std::move(next);
     t.worst = std::max(t.worst, imbalance_of(part_weights(t.parts)));
     ++t.events;
+    if (dump) dump_parts(comm, "repart", case_name, m.library, m.name, K, t.parts, static_cast<int>(t.events));
   }
   return t;
 }

@@ -87,7 +87,7 @@ std::vector<double> part_weights(const hpart::Comm& comm, const GridGraph& c, co
 void run_method(const hpart::Comm& comm, const RepartSuiteConfig& cfg, GridGraph& c, RepartMethod& m, RecordSink& sink) {
   const int K = cfg.parts;
   DriftTotals t = run_drift_events(
-      comm, cfg, m, [&](int s) { set_weights(c, s, cfg.steps); },
+      comm, cfg, "graphdrift", m, [&](int s) { set_weights(c, s, cfg.steps); },
       [&](const std::vector<hpart::part_t>& p) { return part_weights(comm, c, p, K); },
       [&](std::size_t i) { return static_cast<double>(c.f.vwgt[i]); });
   const double moved = t.moved, bound = t.bound, worst = t.worst;

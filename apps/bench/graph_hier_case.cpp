@@ -38,6 +38,8 @@ void run_hier_graph_case(const hpart::Comm& comm, const std::string& graph_file,
   };
   const auto finish = [&](Record r, std::vector<hpart::part_t> parts, const std::vector<int>& node_of_part,
                           Progress& progress) {
+    // Both runs are hpart's: the flat one is partition_graph with GraphMethod::metis.
+    dump_parts(comm, r.suite, r.case_name, r.library, r.method, K, parts);
     volumes(comm, g, parts, K, node_of_part, topo.nodes, r);
     const std::vector<double> w(g.vwgt.begin(), g.vwgt.end());
     r.imbalance = hpart::evaluate_partition(comm, std::move(parts), K, w, g.ncon).metrics.imbalance.at(0);

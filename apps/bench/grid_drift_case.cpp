@@ -75,7 +75,7 @@ void run_method(const hpart::Comm& comm, const RepartSuiteConfig& cfg, CellRows&
                 const std::string& extra = {}) {
   const int K = cfg.parts;
   DriftTotals t = run_drift_events(
-      comm, cfg, m, [&](int s) { set_costs(c, s, cfg.steps); },
+      comm, cfg, "griddrift", m, [&](int s) { set_costs(c, s, cfg.steps); },
       [&](const std::vector<hpart::part_t>& p) { return weights_per_part(comm, c.pts.weights, p, K); },
       [&](std::size_t i) { return c.pts.weights[i]; });
   Record r = drift_record(comm, cfg, "griddrift", m, t, c.side * c.side);

@@ -203,6 +203,7 @@ void run_hpart(const hpart::Comm& comm, const GridSuiteConfig& cfg, const GridCa
       [&] { result.emplace(hpart::partition_grid(comm, gc.grid, opts)); });
   Record r = base_record(comm, cfg, gc, library, method, stats);
   if (m == hpart::GridMethod::blocks) r.layer_bound = layer_bound(comm, gc, *result);
+  dump_parts(comm, "grid", gc.name, library, method, cfg.parts, result->partition.parts);
   finish(comm, gc, std::move(result->partition.parts), r, progress, sink);
 }
 
@@ -285,6 +286,7 @@ void run_hier_suite(const hpart::Comm& comm, const HierSuiteConfig& cfg, RecordS
                       const std::vector<int>& node_of_part, Progress& progress) {
       Record r = base_record(comm, cfg.grid, gc, "hpart", method, stats);
       r.suite = "hier";
+      dump_parts(comm, r.suite, gc.name, r.library, r.method, K, parts);
       const SlabVolumes v = slab_comm_volume(comm, gc.grid, parts, node_of_part);
       r.comm_volume = v.total;
       r.internode_volume = v.internode;

@@ -60,6 +60,7 @@ void run_hpart(const hpart::Comm& comm, const GridSuiteConfig& cfg, const LocalL
   const CallStats stats = measure_calls(
       comm.get(), cfg.reps, reset_works, [&] { result.reset(); },
       [&] { result.emplace(hpart::partition_patches(comm, L.list, opts)); });
+  dump_parts(comm, "grid", "amr2d", "hpart", method, cfg.parts, result->partition.parts);
   sink.add(record_for(comm, cfg, L, "hpart", method.c_str(), stats, std::move(result->partition.parts), progress));
 }
 

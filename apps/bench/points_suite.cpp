@@ -84,6 +84,7 @@ void run_hpart(const hpart::Comm& comm, const PointsSuiteConfig& cfg, const Case
   const CallStats stats = measure_calls(
       comm.get(), cfg.reps, reset_works, [&] { result.reset(); },
       [&] { result.emplace(hpart::partition(comm, pts, opts)); });
+  dump_parts(comm, "points", to_string(c), "hpart", name, cfg.parts, result->parts);
   // The same metric code for every method: re-evaluate the returned parts (untimed).
   const hpart::Partition eval =
       hpart::evaluate_partition(comm, std::move(result->parts), cfg.parts, in.pts.weights, 1);

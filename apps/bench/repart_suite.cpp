@@ -86,7 +86,7 @@ long long face_cut(const hpart::Comm& comm, const DriftCase& c, const std::vecto
 void run_method(const hpart::Comm& comm, const RepartSuiteConfig& cfg, DriftCase& c, RepartMethod& m, RecordSink& sink) {
   const int K = cfg.parts;
   DriftTotals t = run_drift_events(
-      comm, cfg, m, [&](int s) { set_weights(c, s, cfg.steps); },
+      comm, cfg, "drift3d", m, [&](int s) { set_weights(c, s, cfg.steps); },
       [&](const std::vector<hpart::part_t>& p) { return weights_per_part(comm, c.pts.weights, p, K); },
       [&](std::size_t i) { return c.pts.weights[i]; });
   const double moved = t.moved, bound = t.bound, worst = t.worst;
