@@ -14,7 +14,7 @@
 #include "drift_events.hpp"
 #include "hpart/graph.hpp"
 #include "hpart/rebalance.hpp"
-#include "repart/relabel_partition.hpp"
+#include "migration/relabel_partition.hpp"
 #if HPART_HAVE_ZOLTAN
 #include "zoltan_baseline.hpp"
 #endif

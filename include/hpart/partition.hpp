@@ -1,6 +1,7 @@
 #pragma once
 // The one result type of every hpart partitioner.
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -21,6 +22,13 @@ struct PartitionMetrics {
   // objects, or a backend (METIS on several constraints) that could not reach it.
   double tolerance = -1.0;
   bool within_tolerance = true;
+};
+
+// Cut metrics of a graph partition (graph_metrics, partition_graph): the same for every method.
+struct GraphMetrics {
+  std::int64_t edge_cut = 0;           // total weight of edges between parts (each edge once)
+  std::int64_t comm_volume = 0;        // sum over vertices of the number of other parts among its neighbours
+  std::int64_t boundary_vertices = 0;  // vertices with a neighbour in another part
 };
 
 struct Partition {

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "core/agreement.hpp"
-#include "graph/check_vertex_parts.hpp"
-#include "graph/ghost_exchange.hpp"
+#include "metrics/check_vertex_parts.hpp"
+#include "core/ghost_exchange.hpp"
 
 namespace hpart {
 namespace {

@@ -9,9 +9,9 @@
 #include <mpi.h>
 
 #include "graph/edge_fingerprint.hpp"
-#include "graph/headed_text.hpp"
-#include "graph/record_exchange.hpp"
-#include "graph/vertex_blocks.hpp"
+#include "core/file_line.hpp"
+#include "core/record_exchange.hpp"
+#include "core/vertex_blocks.hpp"
 
 namespace hpart::detail {
 namespace {

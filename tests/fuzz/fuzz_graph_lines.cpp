@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "graph/graph_lines.hpp"
-#include "graph/matrix_market_lines.hpp"
+#include "io/graph_lines.hpp"
+#include "io/matrix_market_lines.hpp"
 
 namespace {
 

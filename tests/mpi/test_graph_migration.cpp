@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "graph/ghost_exchange.hpp"
+#include "core/ghost_exchange.hpp"
 #include "hpart/hpart.hpp"
 #include "test_graphs.hpp"
 #include "test_world.hpp"

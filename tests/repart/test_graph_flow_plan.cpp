@@ -4,7 +4,7 @@
 #include <numeric>
 #include <vector>
 
-#include "repart/graph_flow_plan.hpp"
+#include "graph/repartition/graph_flow_plan.hpp"
 
 namespace {
 

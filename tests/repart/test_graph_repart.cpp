@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "hpart/hpart.hpp"
-#include "graph/ghost_exchange.hpp"
-#include "repart/graph_diffusion.hpp"
-#include "repart/relabel_partition.hpp"
+#include "core/ghost_exchange.hpp"
+#include "graph/repartition/graph_diffusion.hpp"
+#include "migration/relabel_partition.hpp"
 #include "test_graphs.hpp"
 #include "test_world.hpp"
 

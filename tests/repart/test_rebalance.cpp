@@ -13,7 +13,7 @@
 
 #include "core/validate.hpp"
 #include "hpart/hpart.hpp"
-#include "repart/point_diffusion.hpp"
+#include "points/point_diffusion.hpp"
 #include "test_world.hpp"
 
 namespace {

@@ -9,12 +9,12 @@
 #include <numeric>
 #include <vector>
 
-#include "repart/cost_fit.hpp"
-#include "repart/diffusion_flow.hpp"
-#include "repart/load_model.hpp"
-#include "repart/part_contacts.hpp"
-#include "repart/part_relabel.hpp"
-#include "repart/rebalance_rule.hpp"
+#include "rebalance/cost_fit.hpp"
+#include "kernels/diffusion_flow.hpp"
+#include "rebalance/load_model.hpp"
+#include "points/part_contacts.hpp"
+#include "kernels/part_relabel.hpp"
+#include "rebalance/rebalance_rule.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "balance/chains.hpp"
+#include "kernels/chains.hpp"
 #include "hpart/error.hpp"
 
 namespace hpart::balance {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "graph/graph_lines.hpp"
-#include "graph/matrix_market_lines.hpp"
+#include "io/graph_lines.hpp"
+#include "io/matrix_market_lines.hpp"
 
 using namespace hpart::detail;
 

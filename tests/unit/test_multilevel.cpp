@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/ml_coarsen.hpp"
+#include "graph/coarsening/ml_coarsen.hpp"
 #include "graph/multilevel.hpp"
 #include "hpart/error.hpp"
 #include "serial_graph.hpp"

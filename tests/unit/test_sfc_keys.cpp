@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include "geometry/bounding_box.hpp"
-#include "geometry/hilbert_reference.hpp"
-#include "geometry/sfc_keys.hpp"
+#include "kernels/bounding_box.hpp"
+#include "kernels/hilbert_reference.hpp"
+#include "kernels/sfc_keys.hpp"
 #include "hpart/error.hpp"
 
 namespace hpart::geometry {

@@ -1,7 +1,7 @@
 // Conv forward, one thread per output cell (W fastest: neighbouring threads read neighbouring
 // inputs). Weights are read through the read-only cache; no tiling: this is the reference
 // device path, not a tuned one.
-#include "cuda_check.hpp"
+#include "tensor/cuda/cuda_check.hpp"
 #include "hpart/tensor/cuda_kernels.hpp"
 
 namespace hpart::tensor::cuda {

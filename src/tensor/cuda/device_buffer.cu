@@ -1,5 +1,5 @@
 // Device detection and a minimal owning device buffer.
-#include "cuda_check.hpp"
+#include "tensor/cuda/cuda_check.hpp"
 #include "hpart/tensor/cuda_kernels.hpp"
 
 namespace hpart::tensor::cuda {

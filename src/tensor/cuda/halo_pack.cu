@@ -1,7 +1,7 @@
 // Halo face pack/unpack: one thread per region cell, W fastest, so consecutive threads touch
 // consecutive addresses of a face row (coalesced for H and D faces; W faces are strided by
 // nature and small).
-#include "cuda_check.hpp"
+#include "tensor/cuda/cuda_check.hpp"
 #include "hpart/tensor/cuda_kernels.hpp"
 
 namespace hpart::tensor::cuda {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "padded_geometry.hpp"
+#include "tensor/layers/padded_geometry.hpp"
 
 namespace hpart::tensor::kernels {
 

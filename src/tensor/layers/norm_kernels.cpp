@@ -3,7 +3,7 @@
 // normalisation, and the backward pass as local sums plus an apply step.
 #include <string>
 
-#include "padded_geometry.hpp"
+#include "tensor/layers/padded_geometry.hpp"
 
 namespace hpart::tensor::kernels {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "padded_geometry.hpp"
+#include "tensor/layers/padded_geometry.hpp"
 
 namespace hpart::tensor::kernels {
 

@@ -2,7 +2,7 @@
 // is recomputed from x, first maximum in scan order, so no index buffer is kept).
 #include <string>
 
-#include "padded_geometry.hpp"
+#include "tensor/layers/padded_geometry.hpp"
 
 namespace hpart::tensor::kernels {
 

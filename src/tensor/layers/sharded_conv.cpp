@@ -8,8 +8,8 @@
 
 #include "hpart/tensor/layers.hpp"
 #include "core/memory_budget.hpp"
-#include "layer_support.hpp"
-#include "padded_geometry.hpp"
+#include "tensor/layers/layer_support.hpp"
+#include "tensor/layers/padded_geometry.hpp"
 
 namespace hpart::tensor {
 

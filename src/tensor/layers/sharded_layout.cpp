@@ -4,7 +4,7 @@
 #include <string>
 
 #include "hpart/tensor/layers.hpp"
-#include "layer_support.hpp"
+#include "tensor/layers/layer_support.hpp"
 
 namespace hpart::tensor {
 

@@ -10,7 +10,7 @@
 
 #include "hpart/tensor/layers.hpp"
 #include "core/memory_budget.hpp"
-#include "layer_support.hpp"
+#include "tensor/layers/layer_support.hpp"
 
 namespace hpart::tensor {
 

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "hpart/tensor/layers.hpp"
-#include "layer_support.hpp"
+#include "tensor/layers/layer_support.hpp"
 
 namespace hpart::tensor {
 

@@ -4,7 +4,7 @@
 // 1/4, so a halo of 1 suffices; its adjoint gathers the four outputs each input cell feeds.
 #include <string>
 
-#include "padded_geometry.hpp"
+#include "tensor/layers/padded_geometry.hpp"
 
 namespace hpart::tensor::kernels {
 

@@ -1,0 +1,77 @@
+#include "core/ghost_exchange.hpp"
+
+#include <string>
+#include <utility>
+
+#include "core/displacements.hpp"
+
+namespace hpart::graph {
+
+using detail::exclusive_sum;
+
+MPI_Datatype GhostExchange::bytes_type(std::size_t bytes) {
+  MPI_Datatype t;
+  MPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &t);
+  MPI_Type_commit(&t);
+  return t;
+}
+
+void GhostExchange::free_type(MPI_Datatype t) { MPI_Type_free(&t); }
+
+GhostIds ghost_ids_of(const Graph& g, gid_t lo, gid_t hi) {
+  GhostIds out;
+  for (gid_t v : g.adjncy)
+    if (v < lo || v >= hi) out.ids.push_back(v);
+  out.entries = out.ids.size();
+  std::sort(out.ids.begin(), out.ids.end());
+  out.ids.erase(std::unique(out.ids.begin(), out.ids.end()), out.ids.end());
+  return out;
+}
+
+void number_locally(const Graph& g, gid_t lo, gid_t hi, std::span<const gid_t> ghosts, std::span<std::int32_t> out) {
+  const auto n = static_cast<std::int32_t>(hi - lo);
+#pragma omp parallel for schedule(static, 16384)
+  for (std::size_t e = 0; e < g.adjncy.size(); ++e) {
+    const gid_t v = g.adjncy[e];
+    out[e] = (v >= lo && v < hi)
+                 ? static_cast<std::int32_t>(v - lo)
+                 : n + static_cast<std::int32_t>(std::lower_bound(ghosts.begin(), ghosts.end(), v) - ghosts.begin());
+  }
+}
+
+GhostExchange::GhostExchange(const Comm& comm, const Graph& g) : comm_(comm) {
+  const int me = comm.rank();
+  const gid_t lo = g.vtxdist[static_cast<std::size_t>(me)], hi = g.vtxdist[static_cast<std::size_t>(me) + 1];
+  ghost_ids_ = ghost_ids_of(g, lo, hi).ids;
+  local_adjncy_.resize(g.adjncy.size());
+  number_locally(g, lo, hi, ghost_ids_, local_adjncy_);
+  plan(g.vtxdist);
+}
+
+GhostExchange::GhostExchange(const Comm& comm, std::span<const gid_t> vtxdist, std::vector<gid_t> ghost_ids)
+    : comm_(comm), ghost_ids_(std::move(ghost_ids)) {
+  plan(vtxdist);
+}
+
+void GhostExchange::plan(std::span<const gid_t> vtxdist) {
+  const int R = comm_.size(), me = comm_.rank();
+  const gid_t lo = vtxdist[static_cast<std::size_t>(me)];
+  // Ghosts per owner (sorted ids fall into the owners' blocks in rank order).
+  need_counts_.assign(static_cast<std::size_t>(R), 0);
+  int owner = 0;
+  for (gid_t v : ghost_ids_) {
+    while (v >= vtxdist[static_cast<std::size_t>(owner) + 1]) ++owner;
+    ++need_counts_[static_cast<std::size_t>(owner)];
+  }
+  need_displs_ = exclusive_sum(need_counts_);
+  serve_counts_.assign(static_cast<std::size_t>(R), 0);
+  MPI_Alltoall(need_counts_.data(), 1, MPI_INT, serve_counts_.data(), 1, MPI_INT, comm_.get());
+  serve_displs_ = exclusive_sum(serve_counts_);
+  std::vector<gid_t> asked(static_cast<std::size_t>(serve_displs_.back() + serve_counts_.back()));
+  MPI_Alltoallv(ghost_ids_.data(), need_counts_.data(), need_displs_.data(), MPI_INT64_T, asked.data(),
+                serve_counts_.data(), serve_displs_.data(), MPI_INT64_T, comm_.get());
+  serve_.resize(asked.size());
+  for (std::size_t i = 0; i < asked.size(); ++i) serve_[i] = static_cast<std::int32_t>(asked[i] - lo);
+}
+
+}  // namespace hpart::graph

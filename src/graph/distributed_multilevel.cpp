@@ -1,0 +1,187 @@
+#include "graph/distributed_multilevel.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <new>
+#include <numeric>
+#include <string>
+
+#include "core/log.hpp"
+#include "core/validate.hpp"
+#include "graph/coarsening/block_level.hpp"
+#include "graph/refinement/dist_level.hpp"
+#include "graph/initial/gathered_graph.hpp"
+#include "graph/multilevel.hpp"
+#include "hpart/sfc.hpp"
+
+namespace hpart::graph {
+namespace {
+
+// The coarsest graph rank 0 partitions with the shared-memory kernel while the other ranks wait:
+// small (the kernel's own levels below it are serial work), but large enough that clusters,
+// which never span ranks, stay well below a part. A constant bound, so rank 0 never holds
+// O(global N) of a large graph.
+std::int64_t gather_limit(int K) { return std::max<std::int64_t>(std::int64_t{1} << 15, 100LL * K); }
+
+// Per part and constraint: (1 + imbalance) x total x the part's share (the totals validation
+// summed: unit weights count 1 each).
+std::vector<double> part_limits(const GraphTotals& totals, int K, double imbalance, std::span<const double> targets) {
+  const std::size_t nc = totals.vertex_weight.size();
+  const std::vector<double> share = detail::normalised_targets(targets, K);
+  std::vector<double> limits(static_cast<std::size_t>(K) * nc);
+  for (std::size_t q = 0; q < static_cast<std::size_t>(K); ++q)
+    for (std::size_t c = 0; c < nc; ++c)
+      limits[q * nc + c] = (1.0 + imbalance) * static_cast<double>(totals.vertex_weight[c]) * share[q];
+  return limits;
+}
+
+// When coarsening stalls above the gather limit (blocks with few local edges), an initial
+// partition without gathering: consecutive global ids cut at equal weight, then refinement.
+std::vector<part_t> id_block_parts(const Comm& comm, const BlockLevel& L, int K) {
+  const auto nc = static_cast<std::size_t>(L.graph.ncon);
+  const auto n = static_cast<std::size_t>(L.n);
+  double mine = 0.0, before = 0.0, total = 0.0;
+  for (std::size_t v = 0; v < n; ++v) mine += static_cast<double>(L.graph.vwgt[v * nc]);
+  MPI_Exscan(&mine, &before, 1, MPI_DOUBLE, MPI_SUM, comm.get());
+  if (comm.rank() == 0) before = 0.0;
+  MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, comm.get());
+  std::vector<part_t> parts(n);
+  double at = before;
+  for (std::size_t v = 0; v < n; ++v) {
+    const double w = static_cast<double>(L.graph.vwgt[v * nc]);
+    const double mid = at + 0.5 * w;
+    parts[v] = std::clamp(static_cast<part_t>(total > 0 ? mid / total * K : 0), part_t{0}, static_cast<part_t>(K - 1));
+    at += w;
+  }
+  return parts;
+}
+
+// One rank: the graph straight into the kernel (no level copy, no gather). Only the adjacency
+// is converted (the kernel numbers vertices in 32 bits); offsets and weights are lent as they
+// are, and missing weights stay missing (the kernel reads them as unit weights).
+std::vector<part_t> single_rank(const Graph& g, const GraphOptions& opts) {
+  graphk::HugeVector<std::int32_t> adjncy(g.adjncy.size());
+  const auto m = static_cast<std::int64_t>(g.adjncy.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t e = 0; e < m; ++e)
+    adjncy[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(g.adjncy[static_cast<std::size_t>(e)]);
+  static const std::int64_t kNoEdges[1] = {0};
+  graphk::GraphView all;
+  all.ncon = g.ncon;
+  all.xadj = g.xadj.empty() ? std::span<const std::int64_t>(kNoEdges) : std::span<const std::int64_t>(g.xadj);
+  all.adjncy = adjncy;
+  all.vwgt = g.vwgt;
+  all.adjwgt = g.adjwgt;
+  graphk::MultilevelOptions mo;
+  mo.parts = opts.parts;
+  mo.imbalance = opts.imbalance;
+  mo.seed = opts.seed;
+  mo.validated = true;
+  mo.targets.assign(opts.target_sizes.begin(), opts.target_sizes.end());
+  return graphk::multilevel_partition(all, mo);  // `all` is a view: the view overload
+}
+
+}  // namespace
+
+std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, const GraphOptions& opts,
+                                           const GraphTotals& totals, FinestNumbering* keep) {
+  if (comm.size() == 1) return single_rank(g, opts);
+  const int K = opts.parts;
+  const detail::Stopwatch clock;
+  std::vector<BlockLevel> levels;
+  levels.push_back(finest_block(comm, g));
+  const std::int64_t limit = gather_limit(K);
+  const std::vector<double> limits = part_limits(totals, K, opts.imbalance, opts.target_sizes);
+  // Clusters up to twice an average vertex of a graph at the gather limit.
+  const auto max_cluster = static_cast<std::int64_t>(
+      std::ceil(2.0 * static_cast<double>(totals.vertex_weight[0]) / static_cast<double>(limit)));
+  // Coarse edge weights sum fine ones: with the graph's total below 2^31 all fit 32 bits (the
+  // exact total from validation, so that every rank takes the same decision).
+  const bool narrow = totals.edge_weight < (std::int64_t{1} << 31);
+  while (levels.back().vtxdist.back() > limit && levels.size() < 24) {
+    BlockLevel coarse;
+    const std::uint64_t seed = static_cast<std::uint64_t>(opts.seed) * 1000003ULL + 7919ULL * static_cast<std::uint64_t>(comm.rank()) + levels.size();
+    if (!coarsen_block(comm, levels.back(), max_cluster, seed, coarse, narrow)) break;
+    levels.push_back(std::move(coarse));
+  }
+  const double coarsen_s = clock.seconds();
+  const BlockLevel& coarsest = levels.back();
+  std::vector<part_t> parts;
+  if (coarsest.vtxdist.back() <= 4 * limit) {
+    const BlockLevel::Arrays arrays = coarsest.global_arrays(comm.rank());
+    const Graph view = arrays.view(coarsest.vtxdist, g.ncon);
+    const graphk::CsrGraph all = gather_graph(comm, view, 0);
+    std::vector<part_t> all_parts;
+    std::string problem;
+    if (comm.rank() == 0) {
+      graphk::MultilevelOptions mo;
+      mo.parts = K;
+      mo.imbalance = opts.imbalance;
+      mo.seed = opts.seed;
+      mo.targets.assign(opts.target_sizes.begin(), opts.target_sizes.end());
+      const detail::Stopwatch kernel;
+      try {
+        all_parts = graphk::multilevel_partition(all, mo);
+      } catch (const Error& e) {  // e.g. METIS's error code on the coarsest graph
+        problem = std::string("partition_graph: ") + e.what();
+      } catch (const std::bad_alloc&) {
+        problem = "partition_graph: rank 0 ran out of memory partitioning the coarsest graph (" +
+                  std::to_string(all.vertices()) + " vertices); give rank 0 more memory or use fewer parts";
+      }
+      detail::log(comm, 2, "partition_graph graph: kernel " + std::to_string(kernel.seconds()) + " s on " +
+                               std::to_string(all.vertices()) + " vertices");
+    }
+    // Rank 0's failure is every rank's, before the others wait in the scatter.
+    comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::internal, problem);
+    parts = scatter_parts(comm, view, all_parts, 0);
+  } else {
+    detail::log(comm, 1, "partition_graph: coarsening stalled at " + std::to_string(coarsest.vtxdist.back()) +
+                             " vertices (few local edges); starting from id blocks");
+    parts = id_block_parts(comm, coarsest, K);
+    for (int round = 0; round < 3; ++round) refine_blocks(comm, coarsest, K, limits, parts);
+  }
+  const double initial_s = clock.seconds() - coarsen_s;
+  const std::size_t depth = levels.size();
+  const gid_t coarsest_vertices = coarsest.vtxdist.back();
+  for (std::size_t l = levels.size() - 1; l >= 1; --l) {
+    const BlockLevel& fine = levels[l - 1];
+    std::vector<part_t> fine_parts(static_cast<std::size_t>(fine.n));
+    for (std::size_t v = 0; v < fine_parts.size(); ++v) fine_parts[v] = parts[static_cast<std::size_t>(fine.coarse_of[v])];
+    parts = std::move(fine_parts);
+    levels.pop_back();  // the coarser level is no longer needed
+    refine_blocks(comm, fine, K, limits, parts);
+  }
+  detail::log(comm, 1,
+              "partition_graph graph: " + std::to_string(depth) + " distributed levels (coarsest " +
+                  std::to_string(coarsest_vertices) + " vertices), coarsen " + std::to_string(coarsen_s) +
+                  " s, initial " + std::to_string(initial_s) + " s, refine " +
+                  std::to_string(clock.seconds() - coarsen_s - initial_s) + " s");
+  if (keep != nullptr) {
+    keep->plan = levels[0].plan;
+    keep->adjncy = std::move(levels[0].graph.adjncy);
+  }
+  return parts;
+}
+
+std::vector<part_t> geometric_refine(const Comm& comm, const Graph& g, const GraphOptions& opts,
+                                     const GraphTotals& totals) {
+  const DistLevel L = copy_level(g);
+  const std::size_t n = L.vertices(), nc = static_cast<std::size_t>(g.ncon);
+  std::vector<double> w(n);
+  for (std::size_t v = 0; v < n; ++v) w[v] = static_cast<double>(L.vwgt[v * nc]);
+  std::vector<gid_t> ids(n);
+  std::iota(ids.begin(), ids.end(), g.vtxdist[static_cast<std::size_t>(comm.rank())]);
+  Options o;
+  o.parts = opts.parts;
+  o.imbalance = std::min(opts.imbalance / 4, 0.001);
+  o.target_sizes = opts.target_sizes;
+  std::vector<part_t> parts = partition(comm, PointSet{g.coords, g.dim, w, 1, ids}, o).parts;
+  refine(comm, L, GhostExchange(comm, L.view()), opts.parts,
+         part_limits(totals, opts.parts, opts.imbalance, opts.target_sizes), 10, parts);
+  return parts;
+}
+
+}  // namespace hpart::graph

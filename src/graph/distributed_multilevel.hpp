@@ -1,0 +1,30 @@
+#pragma once
+// hpart's distributed graph partitioner: every rank coarsens its block with the shared-memory
+// kernel (block_level.hpp) until the graph is small, the coarsest graph is gathered onto rank 0
+// and partitioned by the full kernel, then every level is refined by the kernel on all blocks at
+// once, ghosts fixed. Also geometric+refine: a Hilbert partition of the vertex coordinates
+// refined by distributed label propagation.
+#include <memory>
+#include <vector>
+
+#include "core/ghost_exchange.hpp"
+#include "graph/graph_totals.hpp"
+#include "hpart/graph.hpp"
+
+namespace hpart::graph {
+
+// The input graph's ghost plan and the local numbering of its adjacency (then ghost rows), as
+// the driver built them for its finest level: partition_graph's metrics reuse them.
+struct FinestNumbering {
+  std::shared_ptr<const GhostExchange> plan;
+  graphk::HugeVector<std::int32_t> adjncy;
+};
+
+// `totals`: validation's (graph::validate). `keep` (optional, more than one rank): receives the
+// finest level's numbering.
+std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, const GraphOptions& opts,
+                                           const GraphTotals& totals, FinestNumbering* keep = nullptr);
+std::vector<part_t> geometric_refine(const Comm& comm, const Graph& g, const GraphOptions& opts,
+                                     const GraphTotals& totals);
+
+}  // namespace hpart::graph

@@ -1,0 +1,204 @@
+// Distributed refinement: rounds of size-constrained label propagation (each boundary vertex
+// moves to the adjacent part it is most connected to, when that cuts fewer edges and the part
+// has room), then a balance repair that moves the cheapest vertices out of overweight parts.
+// Ranks move concurrently, so each round gives every rank 1/R of each part's remaining room, and
+// alternating rounds allow only moves to higher / lower part ids so that two neighbours on
+// different ranks never swap places in the same round.
+#include <mpi.h>
+
+#include <algorithm>
+#include <span>
+#include <numeric>
+
+#include "graph/refinement/dist_level.hpp"
+#include "core/ghost_exchange.hpp"
+
+namespace hpart::graph {
+namespace {
+
+std::vector<double> part_weights(const Comm& comm, const DistLevel& L, int K, const std::vector<part_t>& parts) {
+  const auto nc = static_cast<std::size_t>(L.ncon);
+  std::vector<double> w(static_cast<std::size_t>(K) * nc, 0.0);
+  for (std::size_t v = 0; v < parts.size(); ++v)
+    for (std::size_t c = 0; c < nc; ++c) w[static_cast<std::size_t>(parts[v]) * nc + c] += static_cast<double>(L.vwgt[v * nc + c]);
+  MPI_Allreduce(MPI_IN_PLACE, w.data(), static_cast<int>(w.size()), MPI_DOUBLE, MPI_SUM, comm.get());
+  return w;
+}
+
+// Connection weight of a vertex to each part among its neighbours (dense over K, reset after use).
+struct Connections {
+  std::vector<std::int64_t> to;
+  std::vector<part_t> parts;
+  explicit Connections(int K) : to(static_cast<std::size_t>(K), 0) {}
+  template <class PartAt>
+  void gather(const DistLevel& L, std::span<const std::int32_t> ladj, std::size_t v, PartAt&& part_at) {
+    for (auto e = L.xadj[v]; e < L.xadj[v + 1]; ++e) {
+      const part_t q = part_at(ladj[static_cast<std::size_t>(e)]);
+      if (to[static_cast<std::size_t>(q)] == 0) parts.push_back(q);
+      to[static_cast<std::size_t>(q)] += L.adjwgt[static_cast<std::size_t>(e)];
+    }
+  }
+  void clear() {
+    for (part_t q : parts) to[static_cast<std::size_t>(q)] = 0;
+    parts.clear();
+  }
+};
+
+}  // namespace
+
+void refine(const Comm& comm, const DistLevel& L, const GhostExchange& ghosts, int K,
+            const std::vector<double>& limits, int rounds, std::vector<part_t>& parts) {
+  const std::size_t n = L.vertices(), nc = static_cast<std::size_t>(L.ncon);
+  const double R = comm.size();
+  const auto& ladj = ghosts.local_adjncy();
+  Connections conn(K);
+  const auto fits = [&](const std::vector<double>& room, part_t q, std::size_t v) {
+    for (std::size_t c = 0; c < nc; ++c)
+      if (static_cast<double>(L.vwgt[v * nc + c]) > room[static_cast<std::size_t>(q) * nc + c]) return false;
+    return true;
+  };
+  const auto take = [&](std::vector<double>& room, part_t q, std::size_t v, double sign) {
+    for (std::size_t c = 0; c < nc; ++c) room[static_cast<std::size_t>(q) * nc + c] -= sign * static_cast<double>(L.vwgt[v * nc + c]);
+  };
+  for (int round = 0; round < rounds; ++round) {
+    const std::vector<part_t> ghost_parts = ghosts.fetch(std::span<const part_t>(parts));
+    const auto part_at = [&](std::int32_t u) {
+      return static_cast<std::size_t>(u) < n ? parts[static_cast<std::size_t>(u)] : ghost_parts[static_cast<std::size_t>(u) - n];
+    };
+    const std::vector<double> w = part_weights(comm, L, K, parts);
+    std::vector<double> room(w.size());
+    for (std::size_t i = 0; i < w.size(); ++i) room[i] = std::max(0.0, limits[i] - w[i]) / R;
+    long long moves = 0;
+    for (std::size_t v = 0; v < n; ++v) {
+      const part_t p = parts[v];
+      conn.gather(L, ladj, v, part_at);
+      part_t best = p;
+      std::int64_t best_gain = 0;
+      for (part_t q : conn.parts) {
+        if (q == p || (round % 2 == 0) != (q > p)) continue;
+        const std::int64_t gain = conn.to[static_cast<std::size_t>(q)] - conn.to[static_cast<std::size_t>(p)];
+        if ((gain > best_gain || (gain == best_gain && gain > 0 && q < best)) && fits(room, q, v)) {
+          best = q;
+          best_gain = gain;
+        }
+      }
+      conn.clear();
+      if (best != p) {
+        take(room, best, v, 1.0);
+        parts[v] = best;
+        ++moves;
+      }
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &moves, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
+    if (moves == 0 && round % 2 == 1) break;
+  }
+
+  // Balance repair: out of each overweight part, the vertices that lose least, to the adjacent
+  // part with room (else the part with the most room), each rank its share of the excess.
+  std::vector<double> last;  // the part weights the previous round started from
+  for (int round = 0; round < 20; ++round) {
+    std::vector<double> w = part_weights(comm, L, K, parts);
+    std::vector<double> excess(w.size()), room(w.size());
+    bool over = false;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      excess[i] = std::max(0.0, w[i] - limits[i]);
+      room[i] = std::max(0.0, limits[i] - w[i]) / R;
+      over = over || excess[i] > 0.0;
+    }
+    // Nothing moved in the last round (the weights, the same on every rank, did not change):
+    // the next would find the same nothing to do (e.g. vertices heavier than any part's room,
+    // as with more parts than vertices), so stop rather than spend the rounds' O(K) passes.
+    if (!over || w == last) return;
+    last = std::move(w);
+    const std::vector<double>& weights = last;
+    const std::vector<part_t> ghost_parts = ghosts.fetch(std::span<const part_t>(parts));
+    const auto part_at = [&](std::int32_t u) {
+      return static_cast<std::size_t>(u) < n ? parts[static_cast<std::size_t>(u)] : ghost_parts[static_cast<std::size_t>(u) - n];
+    };
+    // This rank's share of each part's excess, in proportion to its weight there.
+    std::vector<double> mine(weights.size(), 0.0);
+    for (std::size_t v = 0; v < n; ++v)
+      for (std::size_t c = 0; c < nc; ++c) mine[static_cast<std::size_t>(parts[v]) * nc + c] += static_cast<double>(L.vwgt[v * nc + c]);
+    std::vector<double> shed(weights.size());
+    for (std::size_t i = 0; i < weights.size(); ++i) shed[i] = weights[i] > 0 ? excess[i] * mine[i] / weights[i] * 1.05 : 0.0;
+    struct Candidate {
+      std::int64_t loss;
+      std::size_t v;
+      part_t to;
+    };
+    // The two lowest parts of most room (room does not change while candidates are chosen).
+    part_t roomiest[2] = {-1, -1};
+    for (part_t q = 0; nc == 1 && q < K; ++q) {
+      const double r = room[static_cast<std::size_t>(q)];
+      if (roomiest[0] < 0 || r > room[static_cast<std::size_t>(roomiest[0])]) {
+        roomiest[1] = roomiest[0];
+        roomiest[0] = q;
+      } else if (roomiest[1] < 0 || r > room[static_cast<std::size_t>(roomiest[1])]) {
+        roomiest[1] = q;
+      }
+    }
+    std::vector<Candidate> cand;
+    for (std::size_t v = 0; v < n; ++v) {
+      const part_t p = parts[v];
+      bool heavy = false;
+      for (std::size_t c = 0; c < nc; ++c) heavy = heavy || excess[static_cast<std::size_t>(p) * nc + c] > 0.0;
+      if (!heavy) continue;
+      conn.gather(L, ladj, v, part_at);
+      part_t best = -1;
+      std::int64_t best_conn = -1;
+      for (part_t q : conn.parts)
+        if (q != p && fits(room, q, v) && conn.to[static_cast<std::size_t>(q)] > best_conn) {
+          best = q;
+          best_conn = conn.to[static_cast<std::size_t>(q)];
+        }
+      const std::int64_t own = conn.to[static_cast<std::size_t>(p)];
+      conn.clear();
+      if (best < 0) {  // no adjacent part has room: the part with the most room in constraint 0
+        if (nc == 1) {
+          // The lowest part of most room other than p: it fits if any part does (O(1), not O(K)).
+          const part_t q = roomiest[0] != p ? roomiest[0] : roomiest[1];
+          if (q >= 0 && room[static_cast<std::size_t>(q)] > 0.0 && fits(room, q, v)) best = q;
+        } else {
+          double most = 0.0;
+          for (part_t q = 0; q < K; ++q)
+            if (q != p && room[static_cast<std::size_t>(q) * nc] > most && fits(room, q, v)) {
+              most = room[static_cast<std::size_t>(q) * nc];
+              best = q;
+            }
+        }
+        best_conn = 0;
+      }
+      if (best >= 0) cand.push_back({own - best_conn, v, best});
+    }
+    std::sort(cand.begin(), cand.end(), [](const Candidate& a, const Candidate& b) {
+      return a.loss < b.loss || (a.loss == b.loss && a.v < b.v);
+    });
+    for (const Candidate& c : cand) {
+      const part_t p = parts[c.v];
+      bool needed = false;
+      for (std::size_t k = 0; k < nc; ++k) needed = needed || shed[static_cast<std::size_t>(p) * nc + k] > 0.0;
+      if (!needed || !fits(room, c.to, c.v)) continue;
+      take(room, c.to, c.v, 1.0);
+      for (std::size_t k = 0; k < nc; ++k) shed[static_cast<std::size_t>(p) * nc + k] -= static_cast<double>(L.vwgt[c.v * nc + k]);
+      parts[c.v] = c.to;
+    }
+  }
+}
+
+DistLevel copy_level(const Graph& g) {
+  DistLevel L;
+  L.vtxdist.assign(g.vtxdist.begin(), g.vtxdist.end());
+  L.xadj.assign(g.xadj.begin(), g.xadj.end());
+  if (L.xadj.empty()) L.xadj.assign(1, 0);  // a rank without vertices may pass no offsets at all
+  L.adjncy.assign(g.adjncy.begin(), g.adjncy.end());
+  L.ncon = g.ncon;
+  const std::size_t n = g.local_vertices();
+  L.vwgt = g.vwgt.empty() ? std::vector<std::int64_t>(n * static_cast<std::size_t>(g.ncon), 1)
+                          : std::vector<std::int64_t>(g.vwgt.begin(), g.vwgt.end());
+  L.adjwgt = g.adjwgt.empty() ? std::vector<std::int64_t>(g.adjncy.size(), 1)
+                              : std::vector<std::int64_t>(g.adjwgt.begin(), g.adjwgt.end());
+  return L;
+}
+
+
+}  // namespace hpart::graph

@@ -1,0 +1,109 @@
+// repartition_graph: validation, diffusion (graph_diffusion.cpp) or the fresh fallback, and the
+// same metrics partition_graph reports, plus what migrated.
+#include <mpi.h>
+
+#include <cmath>
+#include <string>
+
+#include "core/agreement.hpp"
+#include "core/log.hpp"
+#include "metrics/partition_metrics.hpp"
+#include "core/validate.hpp"
+#include "metrics/check_vertex_parts.hpp"
+#include "core/ghost_exchange.hpp"
+#include "metrics/graph_cut.hpp"
+#include "hpart/graph.hpp"
+#include "graph/repartition/graph_diffusion.hpp"
+#include "migration/relabel_partition.hpp"
+
+namespace hpart {
+namespace {
+
+// Per part on every rank: diffusion's weights and connections, the quotient graph's arcs and
+// flows, and the fresh fallback's tables (partition_graph's), bounded from above.
+constexpr double kBytesPerPart = 160.0, kBytesPerPartConstraint = 64.0;
+
+std::string check_options(const GraphRepartOptions& o, int ncon) {
+  if (std::string p = detail::check_parts(o.parts); !p.empty()) return "" + p;
+  if (!(o.imbalance >= 0.0 && o.imbalance < 10.0))
+    return "imbalance tolerance must be in [0, 10) (got " + std::to_string(o.imbalance) + ")";
+  if (!(o.itr > 0.0 && std::isfinite(o.itr)))
+    return "itr must be finite and > 0 (got " + std::to_string(o.itr) + ")";
+  if (o.max_rounds < 0) return "max_rounds must be >= 0 (got " + std::to_string(o.max_rounds) + ")";
+  if (o.refine_passes < 0)
+    return "refine_passes must be >= 0 (got " + std::to_string(o.refine_passes) + ")";
+  if (!(o.reference_cut >= 0.0 && std::isfinite(o.reference_cut)))
+    return "reference_cut must be finite and >= 0 (got " + std::to_string(o.reference_cut) + ")";
+  if (!(o.max_cut_growth >= 1.0 && std::isfinite(o.max_cut_growth)))
+    return "max_cut_growth must be finite and >= 1 (got " + std::to_string(o.max_cut_growth) + ")";
+  if (std::string p = detail::check_part_memory(o.parts, kBytesPerPart + kBytesPerPartConstraint * ncon, 0, 0.0);
+      !p.empty())
+    return "" + p;
+  return {};
+}
+
+}  // namespace
+
+GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<const part_t> current,
+                                   const GraphRepartOptions& opts) {
+  const detail::Stopwatch clock;
+  validate_graph(comm, g);
+  // Every option decides collectives (rounds, passes, the fallback): compared across ranks, with
+  // the options' and `current`'s verdicts, in one agreement.
+  detail::Replicated args;
+  args.value("GraphRepartOptions::parts", static_cast<long long>(opts.parts))
+      .value("GraphRepartOptions::imbalance", opts.imbalance)
+      .value("GraphRepartOptions::itr", opts.itr)
+      .value("GraphRepartOptions::max_rounds", static_cast<long long>(opts.max_rounds))
+      .value("GraphRepartOptions::refine_passes", static_cast<long long>(opts.refine_passes))
+      .value("GraphRepartOptions::reference_cut", opts.reference_cut)
+      .value("GraphRepartOptions::max_cut_growth", opts.max_cut_growth);
+  graph::check_vertex_parts(comm, g, current, opts.parts, "repartition_graph", args, check_options(opts, g.ncon));
+
+  const graph::GhostExchange ghosts(comm, g);
+  repart::GraphDiffusion diffusion(comm, g, ghosts, current, opts.parts, opts.imbalance, opts.itr);
+  GraphRepartition out;
+  out.rounds = diffusion.balance(opts.max_rounds);
+  const std::vector<double> weights(g.vwgt.begin(), g.vwgt.end());
+  std::vector<part_t> parts;
+  if (diffusion.imbalance() <= opts.imbalance) {
+    diffusion.refine(opts.refine_passes);
+    parts = diffusion.take_parts();
+    out.metrics = graph::graph_metrics_with(comm, g, parts, ghosts);
+    if (opts.reference_cut > 0.0) out.cut_growth = static_cast<double>(out.metrics.edge_cut) / opts.reference_cut;
+    out.from_scratch = out.cut_growth > opts.max_cut_growth;
+  } else {
+    out.from_scratch = true;
+  }
+  if (out.from_scratch) {
+    GraphOptions fresh;
+    fresh.parts = opts.parts;
+    fresh.imbalance = opts.imbalance;
+    GraphPartition p = partition_graph(comm, g, fresh);
+    parts = std::move(p.partition.parts);
+    out.metrics = p.metrics;  // relabelling renames parts: the cut and volume stay
+    repart::relabel_to_overlap(comm, current, parts, weights, g.ncon, opts.parts);
+  }
+
+  const repart::MovedTotals moved = repart::moved_totals(comm, current, parts, weights, g.ncon);
+  out.migrated_weight = moved.weight;
+  out.migrated_objects = moved.objects;
+  out.partition = detail::summarise_partition(comm, std::move(parts), opts.parts, weights, g.ncon, {});
+  double seconds = clock.seconds();
+  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  out.partition.metrics.seconds = seconds;
+  detail::record_tolerance(out.partition, opts.imbalance);
+  detail::log(comm, 1,
+              "repartition_graph: " + std::to_string(opts.parts) + " parts, " + std::to_string(out.rounds) +
+                  " rounds" +
+                  (out.from_scratch ? out.cut_growth > opts.max_cut_growth ? " (cut grew " + std::to_string(out.cut_growth) +
+                                                                                 "x: fresh partition)"
+                                                                           : " (fell back to a fresh partition)"
+                                    : "") +
+                  ", " +
+                  std::to_string(seconds) + " s, cut " + std::to_string(out.metrics.edge_cut) + ", migrated " +
+                  std::to_string(out.migrated_weight));
+  return out;
+}
+
+}  // namespace hpart
