@@ -135,13 +135,13 @@ void run_graph_drift(const hpart::Comm& comm, const RepartSuiteConfig& cfg, Reco
   hpart::GraphOptions fresh;
   fresh.parts = K;
   fresh.imbalance = cfg.threshold;
-  auto scratch = [&] { return hpart::partition_graph(comm, c.f.view(), fresh).partition.parts; };
+  auto scratch = [&] { return hpart::partition_graph(comm, c.f.view(), fresh).parts; };
   // The incremental method is the Rebalancer's graph path: repartition_graph with the cut watched
-  // against the last fresh partition's (halo_growth_limit 1.3), a fresh relabelled partition
+  // against the last fresh partition's (max_surface_growth 1.3), a fresh relabelled partition
   // beyond it.
   hpart::RebalanceOptions ro;
   ro.parts = K;
-  ro.tolerance = cfg.threshold;
+  ro.imbalance = cfg.threshold;
   hpart::Rebalancer rb(comm, ro);
   int refreshed = 0;
   RepartMethod incremental{"hpart", "incremental", [&] { return rb.partition(c.f.view()).parts; },

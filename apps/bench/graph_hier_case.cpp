@@ -61,7 +61,7 @@ void run_hier_graph_case(const hpart::Comm& comm, const std::string& graph_file,
     std::vector<int> node_of_part;
     const hpart::PartOwners owners{K, comm.size()};
     for (int q = 0; q < K; ++q) node_of_part.push_back(topo.node_of_rank[static_cast<std::size_t>(owners.owner(q))]);
-    finish(base("metis", "kway-flat", stats), std::move(p->partition.parts), node_of_part, progress);
+    finish(base("metis", "kway-flat", stats), std::move(p->parts), node_of_part, progress);
   }
   {
     Progress progress(comm, "hier", "graph", "hpart hier (graph nodes, graph ranks)");
@@ -70,7 +70,7 @@ void run_hier_graph_case(const hpart::Comm& comm, const std::string& graph_file,
     std::optional<hpart::HierPartition> p;
     const CallStats stats = measure_calls(comm.get(), reps, reset_works, [&] { p.reset(); },
                                           [&] { p.emplace(hpart::partition_graph_hierarchical(comm, g, topo, o)); });
-    finish(base("hpart", "hier", stats), std::move(p->partition.parts), p->node_of_part, progress);
+    finish(base("hpart", "hier", stats), std::move(p->parts), p->node_of_part, progress);
   }
 }
 

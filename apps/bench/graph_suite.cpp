@@ -141,8 +141,8 @@ void run_hpart(const hpart::Comm& comm, const GraphSuiteConfig& cfg, const Graph
   const CallStats stats = measure_calls(
       comm.get(), cfg.reps, reset_works, [&] { result.reset(); },
       [&] { result.emplace(hpart::partition_graph(comm, gc.file.view(), opts)); });
-  dump_parts(comm, "graph", gc.name, "hpart", hpart::to_string(m), K, result->partition.parts);
-  sink.add(record(comm, cfg, gc, K, "hpart", hpart::to_string(m), stats, std::move(result->partition.parts), progress));
+  dump_parts(comm, "graph", gc.name, "hpart", hpart::to_string(m), K, result->parts);
+  sink.add(record(comm, cfg, gc, K, "hpart", hpart::to_string(m), stats, std::move(result->parts), progress));
 }
 
 void run_metis(const hpart::Comm& comm, const GraphSuiteConfig& cfg, const GraphCase& gc, int K, bool reset_works,

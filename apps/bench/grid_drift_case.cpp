@@ -103,16 +103,16 @@ void run_grid_drift(const hpart::Comm& comm, const RepartSuiteConfig& cfg, Recor
     hpart::GridPartition current;
     auto fresh = [&] {
       current = hpart::partition_grid(comm, c.grid, blocks);
-      return current.partition.parts;
+      return current.parts;
     };
     long long planes = 0, moved = 0, from_scratch = 0;
     RepartMethod shift{"hpart", "incremental", fresh, [&](const std::vector<hpart::part_t>&) {
                          // Planes may leave half the threshold, so a rebalance ends below it.
                          const hpart::GridRepartition r =
-                             hpart::repartition_grid(comm, c.grid, current, {.parts = K, .tolerance = cfg.threshold / 2});
-                         planes += r.planes, moved += r.planes_moved, from_scratch += r.from_scratch ? 1 : 0;
-                         current = r.grid;
-                         return current.partition.parts;
+                             hpart::repartition_grid(comm, c.grid, current, {.parts = K, .imbalance = cfg.threshold / 2});
+                         planes += K - 1, moved += r.steps, from_scratch += r.from_scratch ? 1 : 0;
+                         current = r;
+                         return current.parts;
                        }};
     run_method(comm, cfg, c, shift, sink);
     if (comm.rank() == 0)

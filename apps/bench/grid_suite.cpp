@@ -166,7 +166,7 @@ double layer_bound(const hpart::Comm& comm, const GridCase& gc, const hpart::Gri
           offset[q * 3 + static_cast<std::size_t>(d)] +
           static_cast<std::size_t>(d < dim && !p.boxes[q].empty() ? p.boxes[q].size(d) : 0);
   std::vector<double> layers(offset.back(), 0.0);
-  const std::vector<hpart::part_t>& parts = p.partition.parts;
+  const std::vector<hpart::part_t>& parts = p.parts;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const hpart::Cell c = cell_of(gc.grid.local, i);
     const auto q = static_cast<std::size_t>(parts[i]);
@@ -176,7 +176,7 @@ double layer_bound(const hpart::Comm& comm, const GridCase& gc, const hpart::Gri
   }
   MPI_Allreduce(MPI_IN_PLACE, layers.data(), static_cast<int>(layers.size()), MPI_DOUBLE, MPI_SUM, comm.get());
   double total = 0.0;
-  for (double w : p.partition.part_weights) total += w;
+  for (double w : p.part_weights) total += w;
   const double mean = total / static_cast<double>(p.boxes.size());
   double worst = 0.0;
   for (std::size_t q = 0; q < p.boxes.size(); ++q) {
@@ -203,8 +203,8 @@ void run_hpart(const hpart::Comm& comm, const GridSuiteConfig& cfg, const GridCa
       [&] { result.emplace(hpart::partition_grid(comm, gc.grid, opts)); });
   Record r = base_record(comm, cfg, gc, library, method, stats);
   if (m == hpart::GridMethod::blocks) r.layer_bound = layer_bound(comm, gc, *result);
-  dump_parts(comm, "grid", gc.name, library, method, cfg.parts, result->partition.parts);
-  finish(comm, gc, std::move(result->partition.parts), r, progress, sink);
+  dump_parts(comm, "grid", gc.name, library, method, cfg.parts, result->parts);
+  finish(comm, gc, std::move(result->parts), r, progress, sink);
 }
 
 #if HPART_HAVE_ZOLTAN
@@ -310,7 +310,7 @@ void run_hier_suite(const hpart::Comm& comm, const HierSuiteConfig& cfg, RecordS
       std::vector<int> node_of_part;
       const hpart::PartOwners owners{K, comm.size()};
       for (int p = 0; p < K; ++p) node_of_part.push_back(topo.node_of_rank[static_cast<std::size_t>(owners.owner(p))]);
-      record("flat", stats, std::move(result->partition.parts), node_of_part, progress);
+      record("flat", stats, std::move(result->parts), node_of_part, progress);
     }
     for (const hpart::NodeCut cut : {hpart::NodeCut::graph, hpart::NodeCut::staircase, hpart::NodeCut::boxes}) {
       const char* method = cut == hpart::NodeCut::graph ? "hier" : cut == hpart::NodeCut::staircase ? "hier-staircase" : "hier-boxes";
@@ -326,7 +326,7 @@ void run_hier_suite(const hpart::Comm& comm, const HierSuiteConfig& cfg, RecordS
           comm.get(), cfg.grid.reps, reset_works, [&] { result.reset(); },
           [&] { result.emplace(hpart::partition_grid_hierarchical(comm, gc.grid, topo, opts)); });
       const std::vector<int> node_of_part = result->node_of_part;
-      record(method, stats, std::move(result->partition.partition.parts), node_of_part, progress);
+      record(method, stats, std::move(result->parts), node_of_part, progress);
     }
   }
 }

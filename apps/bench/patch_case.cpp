@@ -40,8 +40,8 @@ Record record_for(const hpart::Comm& comm, const GridSuiteConfig& cfg, const Loc
   Record r = measured_record(comm.get(), "grid", "amr2d", library, method, static_cast<long long>(L.level.boxes.size()),
                              cfg.parts, cfg.reps, stats);
   hpart::PatchPartition p;
-  p.partition = hpart::evaluate_partition(comm, std::move(parts), cfg.parts, L.list.cost, 1);
-  r.imbalance = p.partition.metrics.imbalance.at(0);
+  static_cast<hpart::Partition&>(p) = hpart::evaluate_partition(comm, std::move(parts), cfg.parts, L.list.cost, 1);
+  r.imbalance = p.metrics.imbalance.at(0);
   r.comm_volume = hpart::patch_neighbours(comm, L.list, p, 1).halo_volume;
   char note[96];
   std::snprintf(note, sizeof note, " (imbalance %.2e, ghost cells %lld)", *r.imbalance, *r.comm_volume);
@@ -60,8 +60,8 @@ void run_hpart(const hpart::Comm& comm, const GridSuiteConfig& cfg, const LocalL
   const CallStats stats = measure_calls(
       comm.get(), cfg.reps, reset_works, [&] { result.reset(); },
       [&] { result.emplace(hpart::partition_patches(comm, L.list, opts)); });
-  dump_parts(comm, "grid", "amr2d", "hpart", method, cfg.parts, result->partition.parts);
-  sink.add(record_for(comm, cfg, L, "hpart", method.c_str(), stats, std::move(result->partition.parts), progress));
+  dump_parts(comm, "grid", "amr2d", "hpart", method, cfg.parts, result->parts);
+  sink.add(record_for(comm, cfg, L, "hpart", method.c_str(), stats, std::move(result->parts), progress));
 }
 
 void run_round_robin(const hpart::Comm& comm, const GridSuiteConfig& cfg, const LocalLevel& L, bool reset_works,

@@ -11,7 +11,7 @@
 #include "call_measurement.hpp"
 #include "floor_baseline.hpp"
 #include "hpart/partition.hpp"
-#include "hpart/sfc.hpp"
+#include "hpart/points.hpp"
 #include "memory_usage.hpp"
 #include "progress.hpp"
 #if HPART_HAVE_ZOLTAN
@@ -73,17 +73,17 @@ hpart::PointSet point_set(const LocalPoints& p) {
 }
 
 void run_hpart(const hpart::Comm& comm, const PointsSuiteConfig& cfg, const CaseInput& in, PointCase c,
-               hpart::Method method, bool reset_works, RecordSink& sink) {
+               hpart::Curve method, bool reset_works, RecordSink& sink) {
   const char* name = hpart::to_string(method);
   Progress progress(comm, "points", to_string(c), std::string("hpart ") + name);
   const hpart::PointSet pts = point_set(in.pts);
-  hpart::Options opts;
+  hpart::PointOptions opts;
   opts.parts = cfg.parts;
-  opts.method = method;
+  opts.curve = method;
   std::optional<hpart::Partition> result;
   const CallStats stats = measure_calls(
       comm.get(), cfg.reps, reset_works, [&] { result.reset(); },
-      [&] { result.emplace(hpart::partition(comm, pts, opts)); });
+      [&] { result.emplace(hpart::partition_points(comm, pts, opts)); });
   dump_parts(comm, "points", to_string(c), "hpart", name, cfg.parts, result->parts);
   // The same metric code for every method: re-evaluate the returned parts (untimed).
   const hpart::Partition eval =
@@ -141,8 +141,8 @@ void run_points_suite(const hpart::Comm& comm, const PointsSuiteConfig& cfg, Rec
     const CaseInput in = make_input(comm, c, cfg);
     gen.done();
     if (cfg.run_hpart) {
-      run_hpart(comm, cfg, in, c, hpart::Method::hilbert, reset_works, sink);
-      run_hpart(comm, cfg, in, c, hpart::Method::morton, reset_works, sink);
+      run_hpart(comm, cfg, in, c, hpart::Curve::hilbert, reset_works, sink);
+      run_hpart(comm, cfg, in, c, hpart::Curve::morton, reset_works, sink);
     }
     if (cfg.run_floor) run_floor(comm, cfg, in, c, reset_works, sink);
 #if HPART_HAVE_ZOLTAN

@@ -122,7 +122,7 @@ void run_repart_suite(const hpart::Comm& comm, const RepartSuiteConfig& cfg, Rec
     for (const bool incremental : {true, false}) {
       hpart::RebalanceOptions o;
       o.parts = K;
-      o.tolerance = cfg.threshold;
+      o.imbalance = cfg.threshold;
       o.incremental = incremental;
       hpart::Rebalancer rb(comm, o);
       RepartMethod m{"hpart", incremental ? "incremental" : "scratch",

@@ -96,7 +96,7 @@ int run(const hpart::Comm& comm, const HeatOptions& o) {
       g.local = field.owned();
       g.cost = cost;
       // With --planes, later rebalances keep the cut tree and move its planes.
-      if (o.planes && last) last = hpart::repartition_grid(comm, g, *last, {.parts = go.parts}).grid;
+      if (o.planes && last) last = hpart::repartition_grid(comm, g, *last, {.parts = go.parts});
       else last = hpart::partition_grid(comm, g, go);
       const hpart::GridPartition& part = *last;
       const hpart::GridNeighbours nb = hpart::grid_neighbours(comm, g, part, 1);

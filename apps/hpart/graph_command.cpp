@@ -45,11 +45,11 @@ int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args) {
     std::printf("%-16s %6s %6s %10s %12s %10s %6s %9s %10s\n", "method", "parts", "ranks", "edge_cut", "comm_volume",
                 "imbalance", "empty", "time_s", "boundary");
     double worst = 0.0;
-    for (double x : p.partition.metrics.imbalance) worst = std::max(worst, x);
-    std::printf("%-16s %6d %6d %10lld %12lld %10.6f %6lld %9.4f %10lld\n", method.c_str(), p.partition.num_parts,
-                comm.size(), static_cast<long long>(p.metrics.edge_cut), static_cast<long long>(p.metrics.comm_volume),
-                worst, p.partition.metrics.empty_parts, p.partition.metrics.seconds,
-                static_cast<long long>(p.metrics.boundary_vertices));
+    for (double x : p.metrics.imbalance) worst = std::max(worst, x);
+    std::printf("%-16s %6d %6d %10lld %12lld %10.6f %6lld %9.4f %10lld\n", method.c_str(), p.num_parts,
+                comm.size(), static_cast<long long>(p.cut.edge_cut), static_cast<long long>(p.cut.comm_volume),
+                worst, p.metrics.empty_parts, p.metrics.seconds,
+                static_cast<long long>(p.cut.boundary_vertices));
     std::printf("edge_cut = weight of edges between parts; comm_volume = sum over vertices of the other parts among its\n"
                 "neighbours; imbalance = max over constraints of max part weight / target - 1\n");
   }
@@ -60,10 +60,10 @@ int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args) {
       const auto w = static_cast<double>(file.vwgt[i * static_cast<std::size_t>(file.ncon)]);
       heaviest = std::max(heaviest, w), total += w;
     }
-    warn_if_unbalanced(comm, p.partition, heaviest, total, "hpart partition");
+    warn_if_unbalanced(comm, p, heaviest, total, "hpart partition");
   }
   if (!args.out.empty()) {
-    hpart::write_parts_text(comm, args.out, p.partition.parts);
+    hpart::write_parts_text(comm, args.out, p.parts);
     if (comm.rank() == 0 && !args.quiet) std::printf("wrote %s (one part id per vertex, in file order)\n", args.out.c_str());
   }
   if (args.drift > 0) run_graph_drift(comm, args, file);

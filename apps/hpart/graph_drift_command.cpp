@@ -51,7 +51,7 @@ void run_graph_drift(const hpart::Comm& comm, const PartitionArgs& args, hpart::
   const bool print = comm.rank() == 0 && !args.quiet;
   hpart::RebalanceOptions ro;
   ro.parts = args.parts;
-  ro.tolerance = args.imbalance < 0 ? 0.03 : args.imbalance;
+  ro.imbalance = args.imbalance < 0 ? 0.03 : args.imbalance;
   hpart::Rebalancer rb(comm, ro);
   set_drift_weights(comm, file, 0);
   rb.partition(file.view());
@@ -62,7 +62,7 @@ void run_graph_drift(const hpart::Comm& comm, const PartitionArgs& args, hpart::
   if (print) {
     std::printf("\nhpart --drift: %d steps, a load moving along the vertex ids; the Rebalancer decides (tolerance %.3f,\n"
                 "each step modelled as 1 s of work per part at balance)\n",
-                steps, ro.tolerance);
+                steps, ro.imbalance);
     std::printf("%5s %10s %-10s %6s %10s %10s %12s %9s\n", "step", "imb_before", "kind", "rounds", "imb_after", "edge_cut",
                 "migrated", "time_s");
   }
@@ -82,17 +82,17 @@ void run_graph_drift(const hpart::Comm& comm, const PartitionArgs& args, hpart::
     const hpart::Partition p = rb.rebalance(file.view());
     const hpart::RebalanceStats& s = rb.stats();
     (s.kind == hpart::RebalanceKind::diffusion ? incremental : fresh) += 1;
-    migrated += s.migrated_weight;
+    migrated += s.migrated.weight;
     seconds += p.metrics.seconds;
     lost += s.imbalance;  // the step runs on the new partition
     if (print)
       std::printf("%5d %10.4f %-10s %6d %10.4f %10.0f %12.0f %9.4f\n", step, d.imbalance, hpart::to_string(s.kind),
-                  s.rounds, s.imbalance, s.surface, s.migrated_weight, p.metrics.seconds);
+                  s.rounds, s.imbalance, s.surface, s.migrated.weight, p.metrics.seconds);
   }
   // The reference a user compares against: a fresh partition of the final load.
   hpart::GraphOptions fo;
   fo.parts = args.parts;
-  fo.imbalance = ro.tolerance;
+  fo.imbalance = ro.imbalance;
   const hpart::GraphPartition last = hpart::partition_graph(comm, file.view(), fo);
   const double total = total_weight(comm, file);
   if (print) {
@@ -103,8 +103,8 @@ void run_graph_drift(const hpart::Comm& comm, const PartitionArgs& args, hpart::
                 "rebalancing\n",
                 lost, steps, steps, seconds);
     std::printf("final edge cut %.0f; a fresh partition of the final load cuts %lld (%.3fx)\n", rb.stats().surface,
-                static_cast<long long>(last.metrics.edge_cut),
-                last.metrics.edge_cut > 0 ? rb.stats().surface / static_cast<double>(last.metrics.edge_cut) : 1.0);
+                static_cast<long long>(last.cut.edge_cut),
+                last.cut.edge_cut > 0 ? rb.stats().surface / static_cast<double>(last.cut.edge_cut) : 1.0);
   }
 }
 

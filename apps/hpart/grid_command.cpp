@@ -53,7 +53,7 @@ int run_grid(const hpart::Comm& comm, const GridArgs& args) {
     hpart::HierGridPartition h = hpart::partition_grid_hierarchical(comm, g, topo, o);
     node_of_part = std::move(h.node_of_part);
     topology = topo.source + ", " + std::to_string(topo.nodes) + " nodes";
-    p.emplace(std::move(h.partition));
+    p.emplace(std::move(h));
   } else {
     hpart::GridOptions o;
     o.parts = args.parts;
@@ -65,7 +65,7 @@ int run_grid(const hpart::Comm& comm, const GridArgs& args) {
     const double cells = g.local.empty() ? 0.0 : static_cast<double>(g.local.volume());
     double heaviest = g.cost.empty() && cells > 0 ? 1.0 : 0.0, total = g.cost.empty() ? cells : 0.0;
     for (const double c : g.cost) heaviest = std::max(heaviest, c), total += c;
-    warn_if_unbalanced(comm, p->partition, heaviest, total, "hpart grid");
+    warn_if_unbalanced(comm, *p, heaviest, total, "hpart grid");
   }
   const hpart::GridNeighbours n = hpart::grid_neighbours(comm, g, *p, args.halo);
   std::size_t most = 0;
@@ -80,8 +80,8 @@ int run_grid(const hpart::Comm& comm, const GridArgs& args) {
                 comm.size(), omp_get_max_threads(), hier ? "; topology " : "", topology.c_str());
     std::printf("%-8s %6s %14s %10s %9s %12s %10s%s\n", "method", "parts", "cells", "imbalance", "time_s", "halo_cells",
                 "max_nbrs", hier ? "    internode" : "");
-    std::printf("%-8s %6d %14lld %10.6f %9.4f %12lld %10zu", args.method.c_str(), p->partition.num_parts,
-                p->partition.metrics.objects, p->partition.metrics.imbalance[0], p->partition.metrics.seconds,
+    std::printf("%-8s %6d %14lld %10.6f %9.4f %12lld %10zu", args.method.c_str(), p->num_parts,
+                p->metrics.objects, p->metrics.imbalance[0], p->metrics.seconds,
                 static_cast<long long>(n.halo_volume), most);
     if (hier) std::printf(" %12lld", static_cast<long long>(levels.internode));
     std::printf("\nimbalance = max part cost / mean - 1; halo_cells = cells all parts receive for a width-%d halo;\n"

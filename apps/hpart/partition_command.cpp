@@ -51,21 +51,21 @@ int run_partition(const hpart::Comm& comm, const PartitionArgs& args) {
   if (args.drift > 0)
     throw hpart::Error(hpart::ErrorCode::invalid_argument,
                        "--drift is for graphs (--graph); point sets are rebalanced by the points demo and hpart-particles");
-  hpart::Options opts;
+  hpart::PointOptions opts;
   opts.parts = args.parts;
   const std::string method = args.method.empty() ? "hilbert" : args.method;
   if (method != "hilbert" && method != "morton")
     throw hpart::Error(hpart::ErrorCode::invalid_argument,
                        "--method " + method + " is for graphs; point sets take hilbert or morton");
-  opts.method = hpart::method_from_string(method.c_str());
+  opts.curve = hpart::curve_from_string(method.c_str());
   opts.imbalance = args.imbalance < 0 ? 0.001 : args.imbalance;
 
   const double t0 = now();
   const hpart::PointFile file = read_input(comm, args);
   const double read_s = now() - t0;
-  const hpart::Partition p = hpart::partition(comm, file.view(), opts);
+  const hpart::Partition p = hpart::partition_points(comm, file.view(), opts);
   const hpart::Migration plan(comm, p);  // counts only: the CLI reports, it does not move
-  print_summary(comm, args, file, p, plan.global_migrated(), read_s);
+  print_summary(comm, args, file, p, plan.migrated().objects, read_s);
   double heaviest = file.weighted ? 0.0 : (file.size() > 0 ? 1.0 : 0.0), total = 0.0;
   for (const double w : file.weights) heaviest = std::max(heaviest, w), total += w;
   if (!file.weighted) total = static_cast<double>(file.size());

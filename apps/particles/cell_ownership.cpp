@@ -48,7 +48,7 @@ long long reassign_cells(const hpart::Comm& comm, CellOwnership& cells, std::spa
   const hpart::Migration plan(comm, parts, hpart::PartOwners{comm.size(), comm.size()}, cells.mine);
   cells.mine = plan.imported_ids();
   rebuild_owner_map(comm, cells, cells.owner.size());
-  return plan.global_migrated();
+  return plan.migrated().objects;
 }
 
 }  // namespace hpart_particles

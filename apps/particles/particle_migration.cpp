@@ -72,7 +72,7 @@ MigrationCount migrate_particles(const hpart::Comm& comm, const ParticlesProblem
   ps.insert(ps.end(), s.arrived.begin(), s.arrived.end());
   long long bytes = static_cast<long long>(plan.bytes_sent() - before);
   MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
-  return {plan.global_migrated(), bytes};
+  return {plan.migrated().objects, bytes};
 }
 
 }  // namespace hpart_particles

@@ -129,7 +129,7 @@ class Simulation {
   static hpart::RebalanceOptions rebalance_options(const hpart::Comm& comm, const ParticlesOptions& o) {
     hpart::RebalanceOptions r;
     r.parts = comm.size();
-    r.tolerance = o.tolerance;
+    r.imbalance = o.tolerance;
     r.horizon = o.horizon;
     r.verbose = o.verbose;
     r.incremental = !o.scratch;
@@ -152,10 +152,10 @@ class Simulation {
     if (o_.mode == "feedback") {
       part = s == 0 ? rb_.partition(pts) : rb_.rebalance(pts, std::vector<hpart::part_t>(cells_.mine.size(), comm_.rank()));
     } else {
-      hpart::Options opts;
+      hpart::PointOptions opts;
       opts.parts = comm_.size();
       opts.imbalance = 0.01;
-      part = hpart::partition(comm_, pts, opts);
+      part = hpart::partition_points(comm_, pts, opts);
     }
     const double t1 = MPI_Wtime();
     sample.cells_moved = reassign_cells(comm_, cells_, part.parts);

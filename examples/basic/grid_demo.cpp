@@ -56,8 +56,8 @@ int main(int argc, char** argv) {
       const hpart::GridNeighbours n = hpart::grid_neighbours(comm, g, p);
       const hpart::LevelVolumes v = hpart::level_volumes(n, node_of_part);
       if (comm.rank() == 0)
-        std::printf("%-24s %10.5f %9.4f %12lld %12lld\n", name.c_str(), p.partition.metrics.imbalance[0],
-                    p.partition.metrics.seconds, static_cast<long long>(n.halo_volume),
+        std::printf("%-24s %10.5f %9.4f %12lld %12lld\n", name.c_str(), p.metrics.imbalance[0],
+                    p.metrics.seconds, static_cast<long long>(n.halo_volume),
                     static_cast<long long>(v.internode));
     };
     std::vector<int> flat_nodes;
@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
     hpart::HierGridOptions h;
     h.parts = parts;
     const hpart::HierGridPartition hp = hpart::partition_grid_hierarchical(comm, g, topo, h);
-    row("hier (" + topo.source + ")", hp.partition, hp.node_of_part);
+    row("hier (" + topo.source + ")", hp, hp.node_of_part);
     if (comm.rank() == 0 && !png_dir.empty())
       std::printf("pictures: %s/grid_{sfc,blocks,tensor,uniform,hier}.png\n", png_dir.c_str());
     if (comm.rank() == 0)
@@ -126,8 +126,8 @@ int main(int argc, char** argv) {
       const hpart::PatchPartition pp = hpart::partition_patches(comm, level, o);
       const hpart::GridNeighbours n = hpart::patch_neighbours(comm, level, pp);
       if (comm.rank() == 0)
-        std::printf("%-24s %10.5f %9.4f %12lld\n", hpart::to_string(m), pp.partition.metrics.imbalance[0],
-                    pp.partition.metrics.seconds, static_cast<long long>(n.halo_volume));
+        std::printf("%-24s %10.5f %9.4f %12lld\n", hpart::to_string(m), pp.metrics.imbalance[0],
+                    pp.metrics.seconds, static_cast<long long>(n.halo_volume));
     }
     if (comm.rank() == 0)
       std::printf("ghost_cells = cells every patch receives from patches of other parts (width 1)\n");

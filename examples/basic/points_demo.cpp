@@ -69,18 +69,18 @@ int main(int argc, char** argv) {
     if (xyz.empty()) throw hpart::Error(hpart::ErrorCode::invalid_argument, "demo needs at least one point per rank");
     std::vector<Row> rows;
 
-    hpart::Options opts;
+    hpart::PointOptions opts;
     opts.parts = parts;
-    opts.method = hpart::Method::morton;
-    const hpart::Partition morton = hpart::partition(comm, point_set(xyz, {}, ids), opts);
+    opts.curve = hpart::Curve::morton;
+    const hpart::Partition morton = hpart::partition_points(comm, point_set(xyz, {}, ids), opts);
     rows.push_back({"partition (unit weights)", "morton", parts, morton.metrics.imbalance[0], morton.metrics.seconds,
-                    hpart::Migration(comm, morton).global_migrated()});
+                    hpart::Migration(comm, morton).migrated().objects});
 
-    opts.method = hpart::Method::hilbert;
-    const hpart::Partition first = hpart::partition(comm, point_set(xyz, {}, ids), opts);
+    opts.curve = hpart::Curve::hilbert;
+    const hpart::Partition first = hpart::partition_points(comm, point_set(xyz, {}, ids), opts);
     const hpart::Migration move1(comm, first);
     rows.push_back({"partition (unit weights)", "hilbert", parts, first.metrics.imbalance[0], first.metrics.seconds,
-                    move1.global_migrated()});
+                    move1.migrated().objects});
     xyz = move1.move(xyz);
     ids = move1.move(ids);
     std::vector<hpart::part_t> owned = move1.move(first.parts);
@@ -94,10 +94,10 @@ int main(int argc, char** argv) {
     const hpart::Partition stale = hpart::evaluate_partition(comm, owned, parts, cost, 1);
     rows.push_back({"load shifts (no rebalance)", "-", parts, stale.metrics.imbalance[0], 0.0, 0});
 
-    const hpart::Partition rebalanced = hpart::partition(comm, point_set(xyz, cost, ids), opts);
+    const hpart::Partition rebalanced = hpart::partition_points(comm, point_set(xyz, cost, ids), opts);
     const hpart::Migration move2(comm, rebalanced);
     rows.push_back({"rebalance (from scratch)", "hilbert", parts, rebalanced.metrics.imbalance[0],
-                    rebalanced.metrics.seconds, move2.global_migrated()});
+                    rebalanced.metrics.seconds, move2.migrated().objects});
     print_rows(comm, rows, n);
   } catch (const hpart::Error& e) {
     int rank = 0;

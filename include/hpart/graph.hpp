@@ -76,9 +76,9 @@ struct GraphOptions {
   std::span<const double> target_sizes;  // optional relative part sizes (parts values > 0)
 };
 
-struct GraphPartition {
-  Partition partition;  // parts of the local vertices; weights and imbalance per constraint
-  GraphMetrics metrics;
+// The Partition of the local vertices (weights and imbalance per constraint), plus its cut.
+struct GraphPartition : Partition {
+  GraphMetrics cut;
 };
 
 // Collective: validates (validate_graph) and the options, checks that the memory the call needs
@@ -107,26 +107,20 @@ struct GraphRepartOptions {
   // Cut watch. Diffusion keeps parts where they are, so over many events their boundaries only
   // grow; a caller that passes the edge cut of its last fresh partition (> 0; 0: no watch) gets
   // a fresh partition (relabelled to keep the most weight in place) instead of an incremental
-  // result that cuts more than max_cut_growth x that (>= 1). After such a fallback, pass the
-  // new cut (GraphRepartition::metrics.edge_cut) as the reference.
+  // result that cuts more than max_surface_growth x that (>= 1). After such a fallback, pass the
+  // new cut (GraphRepartition::cut.edge_cut) as the reference.
   double reference_cut = 0.0;
-  double max_cut_growth = 1.3;
+  double max_surface_growth = 1.3;
 };
 
-struct GraphRepartition {
-  Partition partition;  // parts of the local vertices; weights and imbalance per constraint
-  GraphMetrics metrics;
-  double migrated_weight = 0.0;    // global: first weight of the vertices whose part changed
-  long long migrated_objects = 0;  // global: vertices whose part changed
-  int rounds = 0;                  // balancing rounds run
-  // True when diffusion did not reach the tolerance in max_rounds (e.g. an empty part, or a
-  // part without neighbours), or when the cut watch fired: the result is then partition_graph's,
-  // relabelled to keep the most weight in place.
-  bool from_scratch = false;
-  // The incremental result's edge cut / reference_cut (0 without a reference, or when diffusion
-  // did not balance); above max_cut_growth the result is the fresh one.
-  double cut_growth = 0.0;
-};
+// The new parts of the local vertices (weights and imbalance per constraint) and their cut;
+// migrated: the vertices whose part changed and their first weight; steps: the balancing rounds
+// run; from_scratch: diffusion did not reach the tolerance in max_rounds (an empty part, a part
+// without neighbours) or the cut watch fired, so the result is partition_graph's, relabelled to
+// keep the most weight in place; surface_growth: the incremental result's edge cut over
+// reference_cut (0 without a reference, or when diffusion did not balance), the fresh one above
+// max_surface_growth.
+using GraphRepartition = Repartition<GraphPartition>;
 
 // Collective: validates the graph (validate_graph), the options and `current` (one part id per
 // local vertex, in [0, K)), throwing the same hpart::Error on every rank; then repartitions

@@ -19,7 +19,7 @@ struct MigratedGraph {
   GraphFile graph;             // this rank's new block (global_vertices and global_edges set)
   std::vector<gid_t> old_ids;  // old global id of each new local vertex
   std::vector<part_t> parts;   // part of each new local vertex
-  long long migrated = 0;      // vertices that changed rank (all ranks)
+  MigrationStats migrated;     // vertices that changed rank (all ranks) and their first weight
   std::size_t bytes_sent = 0;  // this rank's payload to other ranks
 };
 

@@ -11,8 +11,8 @@
 
 #include "hpart/box.hpp"
 #include "hpart/comm.hpp"
-#include "hpart/options.hpp"
 #include "hpart/partition.hpp"
+#include "hpart/points.hpp"
 
 namespace hpart {
 
@@ -43,20 +43,24 @@ enum class GridMethod {
 struct GridOptions {
   int parts = 1;
   GridMethod method = GridMethod::blocks;
-  Method curve = Method::hilbert;  // sfc: the curve
+  Curve curve = Curve::hilbert;    // sfc: the curve
   double imbalance = 0.001;        // sfc: splitter tolerance (blocks cut at the best cell layer)
   // tensor/uniform: parts per dimension; all 0 = chosen to keep blocks near-cubic. Product = parts.
   std::array<int, 3> shape{0, 0, 0};
   // sfc, blocks: optional relative part sizes (parts values > 0); empty = equal parts.
   std::span<const double> target_sizes;
+
+  // fast: sfc on Morton keys at 1% (no box shapes, the cheapest keys); standard: blocks, the
+  // defaults; strong: blocks too (their cut is already at the best cell layer).
+  static GridOptions preset(Preset p, int parts);
 };
 
 namespace detail {
 struct GridLocator;  // how a method maps cells to parts (curve splitters, cut tree, cut lists)
 }
 
-struct GridPartition {
-  Partition partition;     // parts of the rank's local cells (row-major over grid.local)
+// The Partition of the rank's local cells (parts row-major over grid.local), plus:
+struct GridPartition : Partition {
   std::vector<Box> boxes;  // per part: its box (box-shaped methods) or the bounding box of its
                            // cells (sfc); an empty part has an empty box
   bool box_shaped = true;  // each part is exactly its box
@@ -82,18 +86,15 @@ GridPartition partition_grid(const Comm& comm, const Grid& grid, const GridOptio
 struct GridRepartOptions {
   int parts = 1;            // the previous partition's parts
   // Imbalance (max / mean - 1) that kept planes may add to what balanced planes reach, shared
-  // over the levels of the tree: a plane stays while its worse side is within (1 + tolerance)^(1 /
+  // over the levels of the tree: a plane stays while its worse side is within (1 + imbalance)^(1 /
   // depth) - 1 of the balanced layer's.
-  double tolerance = 0.02;
+  double imbalance = 0.02;
 };
 
-struct GridRepartition {
-  GridPartition grid;          // the new partition (locator, boxes, the local cells' parts)
-  double migrated_weight = 0;  // cost of the cells whose part changed, all ranks (unit cost: cells)
-  long long migrated_cells = 0;
-  int planes = 0, planes_moved = 0;  // cut planes of the tree, and how many moved
-  bool from_scratch = false;         // the tree no longer fitted: a fresh blocks partition
-};
+// The new partition (locator, boxes, the local cells' parts); migrated.weight is the cost of the
+// cells whose part changed (unit cost: cells), steps the cut planes moved, from_scratch whether
+// the tree no longer fitted (a fresh blocks partition).
+using GridRepartition = Repartition<GridPartition>;
 
 // Collective. grid: the cells and their current costs, held by the ranks in any distribution;
 // previous: a blocks partition of a grid of the same extent into opts.parts parts (from

@@ -8,9 +8,9 @@
 
 #include "hpart/graph.hpp"
 #include "hpart/grid.hpp"
-#include "hpart/options.hpp"
 #include "hpart/partition.hpp"
 #include "hpart/point_set.hpp"
+#include "hpart/points.hpp"
 #include "hpart/topology.hpp"
 
 namespace hpart {
@@ -39,8 +39,8 @@ struct HierGridOptions {
   double imbalance = 0.001;  // sfc levels: splitter tolerance
 };
 
-struct HierGridPartition {
-  GridPartition partition;          // the final parts; part_of works for any cell
+// The final grid partition (part_of works for any cell), plus the levels:
+struct HierGridPartition : GridPartition {
   std::vector<int> node_of_part;    // node of every part (parts are numbered node by node)
   std::vector<int> owner_of_part;   // rank of every part: node n's parts go to n's ranks in blocks
   std::vector<Box> node_boxes;      // the node-level boxes (staircase: their bounding boxes)
@@ -53,26 +53,26 @@ struct HierGridPartition {
 HierGridPartition partition_grid_hierarchical(const Comm& comm, const Grid& grid, const Topology& topology,
                                               const HierGridOptions& opts);
 
-// Point sets: the node level cuts the points into the nodes' shares along node_method's curve,
-// then the rank level cuts each node's points along rank_method's curve. Both levels balance to
+// Point sets: the node level cuts the points into the nodes' shares along node_curve, then the
+// rank level cuts each node's points along rank_curve. Both levels balance to
 // the splitter tolerance. With the same curve at both levels the parts are those of a flat curve
 // partition with node-proportional part counts (curve ranges nest), so the hierarchy's value for
 // points is the grouping and ownership by node, a curve per level, and uneven nodes; a node
 // level that follows the point density as the grids' graph cut does is not built yet.
 struct HierPointOptions {
   int parts = 0;  // total parts; 0 = one per rank
-  Method node_method = Method::hilbert;
-  Method rank_method = Method::hilbert;
+  Curve node_curve = Curve::hilbert;
+  Curve rank_curve = Curve::hilbert;
   double imbalance = 0.001;
 };
 
-struct HierPartition {
-  Partition partition;             // parts of the local points (numbered node by node)
+// The Partition of the local objects (parts numbered node by node), plus the levels:
+struct HierPartition : Partition {
   std::vector<int> node_of_part;   // node of every part
   std::vector<int> owner_of_part;  // rank of every part, on its node: pass to Migration
 };
 
-// Collective; validates the points and options like partition() and the topology like the grid
+// Collective; validates the points and options like partition_points() and the topology like the grid
 // hierarchy, with the same hpart::Error on every rank.
 HierPartition partition_points_hierarchical(const Comm& comm, const PointSet& points, const Topology& topology,
                                             const HierPointOptions& opts);

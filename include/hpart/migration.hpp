@@ -150,7 +150,11 @@ class Migration {
 
   [[nodiscard]] std::size_t num_imports() const { return num_imports_; }
   [[nodiscard]] std::size_t num_exports() const { return num_exports_; }  // leave this rank
-  [[nodiscard]] long long global_migrated() const { return global_migrated_; }  // all ranks
+  // Objects that change rank, all ranks. A Migration does not see the objects' weights, so its
+  // weight is their count (unit weights); the partitioners' results carry the real weight.
+  [[nodiscard]] MigrationStats migrated() const {
+    return {global_migrated_, static_cast<double>(global_migrated_)};
+  }
   // Bytes that left (arrived at) this rank in all moves so far, not counting its records to
   // itself; a variable move counts its payload and one 8-byte size per object.
   [[nodiscard]] std::size_t bytes_sent() const { return bytes_sent_; }

@@ -43,6 +43,27 @@ struct Partition {
   [[nodiscard]] std::size_t size() const { return parts.size(); }
 };
 
+// What a repartition moved, over all ranks: the objects whose part changed and their weight
+// (the first weight; unit weights count objects, grid cells their cost).
+struct MigrationStats {
+  long long objects = 0;
+  double weight = 0.0;
+};
+
+// The one repartition shape: the new partition of a kind (its fields are the result's own:
+// r.parts, r.metrics, r.boxes ...), what moved, and whether the method gave up on the
+// incremental path for a fresh partition (relabelled to keep the most weight in place).
+template <class P>
+struct Repartition : P {
+  MigrationStats migrated;
+  bool from_scratch = false;
+  // The incremental method's steps: diffusion rounds (graphs), moves and swaps (patches), cut
+  // planes moved (grids).
+  int steps = 0;
+  // The new surface (graphs: edge cut) over the reference the caller passed; 0 without one.
+  double surface_growth = 0.0;
+};
+
 // Collective: recompute part weights, sizes and metrics of `parts` (one id per local object)
 // from the objects' weights (ncon per object, or empty for unit weights) and optional relative
 // target sizes. Shared by every method so that all report the same numbers the same way.

@@ -15,8 +15,8 @@
 #include "hpart/box.hpp"
 #include "hpart/comm.hpp"
 #include "hpart/grid.hpp"
-#include "hpart/options.hpp"
 #include "hpart/partition.hpp"
+#include "hpart/points.hpp"
 
 namespace hpart {
 
@@ -40,14 +40,18 @@ enum class PatchMethod {
 struct PatchOptions {
   int parts = 1;
   PatchMethod method = PatchMethod::sfc_swap;
-  Method curve = Method::hilbert;  // sfc, sfc_swap
+  Curve curve = Curve::hilbert;    // sfc, sfc_swap
   // knapsack, sfc_swap: the swap refinement stops once the heaviest part is within this of the
   // mean (each swap costs some locality), or when no swap helps any more. 0: refine to the end.
   double imbalance = 0.001;
+
+  // fast: sfc (curve chains, no swap refinement); standard: the defaults (sfc_swap to 0.1%);
+  // strong: sfc_swap refined until no swap helps.
+  static PatchOptions preset(Preset p, int parts);
 };
 
-struct PatchPartition {
-  Partition partition;     // part of each local patch, in input order; weights = patch costs
+// The Partition of the local patches (in input order; weights = patch costs), plus:
+struct PatchPartition : Partition {
   std::vector<Box> boxes;  // per part: the bounding box of its patches (empty box: no patch)
 };
 
@@ -62,15 +66,12 @@ PatchPartition partition_patches(const Comm& comm, const PatchList& patches, con
 // tolerance, so that only a few patches change owner. A patch keeps its part otherwise.
 struct PatchRepartOptions {
   int parts = 1;
-  double tolerance = 0.02;  // imbalance (max / mean - 1) to reach; refinement stops there
+  double imbalance = 0.02;  // max / mean - 1 to reach; refinement stops there
 };
 
-struct PatchRepartition {
-  PatchPartition result;      // the new part of each local patch, part boxes and metrics
-  double migrated_weight = 0;  // cost of the patches whose part changed, all ranks
-  long long migrated_patches = 0;
-  int steps = 0;  // moves and swaps made (the same on every rank)
-};
+// The new part of each local patch, part boxes and metrics; migrated: the patches whose part
+// changed and their cost; steps: the moves and swaps made (the same on every rank).
+using PatchRepartition = Repartition<PatchPartition>;
 
 // Collective. current: the part of each local patch (one per list.boxes entry, in [0, parts)).
 // Validates as partition_patches, plus current and the options, on every rank. Deterministic:

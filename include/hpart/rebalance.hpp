@@ -27,9 +27,9 @@
 #include <vector>
 
 #include "hpart/comm.hpp"
-#include "hpart/options.hpp"
 #include "hpart/partition.hpp"
 #include "hpart/point_set.hpp"
+#include "hpart/points.hpp"
 #include "hpart/types.hpp"
 
 namespace hpart {
@@ -38,11 +38,11 @@ struct Graph;  // graph.hpp
 
 struct RebalanceOptions {
   int parts = 1;                   // K >= 1
-  Method method = Method::hilbert;  // curve of the from-scratch partitions
+  Curve curve = Curve::hilbert;    // curve of the from-scratch partitions
   // Imbalance (max part load / average - 1) above which rebalancing is considered, and the
   // balance rebalance() reaches (diffusion aims at 0.6 of it and stops within 0.9 of it, so the
   // result is within it with a margin).
-  double tolerance = 0.02;
+  double imbalance = 0.02;
   int horizon = 50;                // steps over which the time lost to imbalance is predicted
   double smoothing = 0.3;          // EWMA weight of a new observation in the load level, (0, 1]
   double trend_smoothing = 0.3;    // EWMA weight of a new step-to-step change in the load trend, (0, 1]
@@ -50,13 +50,13 @@ struct RebalanceOptions {
   // A fresh partition replaces the incremental one when the part surface (points: estimated on a
   // coarse grid; graphs: the edge cut) grows past this factor times the surface right after the
   // last fresh partition.
-  double halo_growth_limit = 1.3;
+  double max_surface_growth = 1.3;
   bool incremental = true;         // false: every rebalance is from scratch (relabelled)
   int max_rounds = 8;              // diffusion rounds per incremental rebalance
   int verbose = 0;                 // >= 1: rank 0 logs each decision and rebalance to stderr
   // Graphs: ParMETIS's itr for rebalance(graph) (GraphRepartOptions::itr: the cost of cutting
   // an edge relative to migrating a vertex weight of 1), > 0.
-  double graph_itr = 1000.0;
+  double itr = 1000.0;
 };
 
 // One measurement, collective (every rank passes its own; any field may be left out on all ranks).
@@ -87,7 +87,7 @@ struct Decision {
   double predicted_cost_seconds = 0.0;  // predicted repartition + migration time
   // Imbalance a rebalance is predicted to leave: the imbalance observed right after the last
   // (re)partition, less its growth to the next observation (drift, counted by the regrowth), for
-  // a horizon of steps after it; before and after that, 0.75 x tolerance. A rebalance whose
+  // a horizon of steps after it; before and after that, 0.75 x imbalance. A rebalance whose
   // weights miss the real costs thus is not repeated at once for nothing.
   double residual_imbalance = 0.0;
   int steps_since = 0;                // observations since the last (re)partition
@@ -105,8 +105,7 @@ struct RebalanceStats {
   RebalanceKind kind = RebalanceKind::none;  // method of the last (re)partition
   int rounds = 0;                  // diffusion rounds of the last rebalance
   int rebalances = 0;              // rebalance() calls so far
-  double migrated_weight = 0.0;    // weight (the points' first weight) whose part changed, last call
-  long long migrated_objects = 0;  // objects whose part changed, last call
+  MigrationStats migrated;         // objects whose part changed in the last call, and their first weight
   double seconds = 0.0;            // wall time of the last partition()/rebalance() (max over ranks)
   double migration_seconds = 0.0;  // last value given to record_migration_seconds
   double imbalance = 0.0;          // imbalance of the last returned partition
@@ -125,7 +124,7 @@ class Rebalancer {
   Rebalancer(const Rebalancer&) = delete;
   Rebalancer& operator=(const Rebalancer&) = delete;
 
-  // Collective: a fresh partition (hpart::partition with opts.method and the tolerance); resets
+  // Collective: a fresh partition (partition_points with opts.curve and opts.imbalance); resets
   // the load history. The points' first weight is balanced.
   Partition partition(const PointSet& points);
 
@@ -146,12 +145,12 @@ class Rebalancer {
   // when opts.incremental is false, or when the parts are not yet known. Resets the load history.
   Partition rebalance(const PointSet& points, std::span<const part_t> parts = {});
 
-  // Collective, graphs: a fresh partition_graph (hpart's own method, opts.tolerance as its
+  // Collective, graphs: a fresh partition_graph (hpart's own method, opts.imbalance as its
   // imbalance) and its edge cut as the surface reference. Validates the graph (validate_graph).
   Partition partition(const Graph& graph);
   // Collective, graphs: repartition_graph from `parts` (empty: the last returned Partition's)
-  // with opts.tolerance, opts.graph_itr and opts.max_rounds, its cut watched against the last
-  // fresh partition's (halo_growth_limit: beyond it a fresh partition, relabelled); from scratch
+  // with opts.imbalance, opts.itr and opts.max_rounds, its cut watched against the last
+  // fresh partition's (max_surface_growth: beyond it a fresh partition, relabelled); from scratch
   // when opts.incremental is false or the parts are not yet known. Resets the load history.
   // stats().surface is the edge cut.
   Partition rebalance(const Graph& graph, std::span<const part_t> parts = {});

@@ -15,7 +15,7 @@
 #include "graph/refinement/dist_level.hpp"
 #include "graph/initial/gathered_graph.hpp"
 #include "graph/multilevel.hpp"
-#include "hpart/sfc.hpp"
+#include "hpart/points.hpp"
 
 namespace hpart::graph {
 namespace {
@@ -174,11 +174,11 @@ std::vector<part_t> geometric_refine(const Comm& comm, const Graph& g, const Gra
   for (std::size_t v = 0; v < n; ++v) w[v] = static_cast<double>(L.vwgt[v * nc]);
   std::vector<gid_t> ids(n);
   std::iota(ids.begin(), ids.end(), g.vtxdist[static_cast<std::size_t>(comm.rank())]);
-  Options o;
+  PointOptions o;
   o.parts = opts.parts;
   o.imbalance = std::min(opts.imbalance / 4, 0.001);
   o.target_sizes = opts.target_sizes;
-  std::vector<part_t> parts = partition(comm, PointSet{g.coords, g.dim, w, 1, ids}, o).parts;
+  std::vector<part_t> parts = partition_points(comm, PointSet{g.coords, g.dim, w, 1, ids}, o).parts;
   refine(comm, L, GhostExchange(comm, L.view()), opts.parts,
          part_limits(totals, opts.parts, opts.imbalance, opts.target_sizes), 10, parts);
   return parts;

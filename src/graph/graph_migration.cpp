@@ -126,7 +126,16 @@ MigratedGraph migrate(const Comm& comm, const Graph& g, std::span<const part_t> 
   long long entries = static_cast<long long>(f.adjncy.size());
   MPI_Allreduce(MPI_IN_PLACE, &entries, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
   f.global_edges = entries / 2;
-  out.migrated = m.global_migrated();
+  // The vertices that arrived from other ranks and their first weight (arrivals are grouped by
+  // source rank in rank order, so this rank's own stay in one run).
+  std::size_t own_from = 0;
+  for (int r = 0; r < comm.rank(); ++r) own_from += static_cast<std::size_t>(m.recv_counts()[static_cast<std::size_t>(r)]);
+  const std::size_t own_to = own_from + static_cast<std::size_t>(m.recv_counts()[static_cast<std::size_t>(comm.rank())]);
+  double moved_weight = 0.0;
+  for (std::size_t k = 0; k < n_new; ++k)
+    if (k < own_from || k >= own_to) moved_weight += vw ? static_cast<double>(f.vwgt[k * ncon]) : 1.0;
+  MPI_Allreduce(MPI_IN_PLACE, &moved_weight, 1, MPI_DOUBLE, MPI_SUM, comm.get());
+  out.migrated = {m.migrated().objects, moved_weight};
   out.bytes_sent = m.bytes_sent();
   return out;
 }

@@ -146,17 +146,17 @@ GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOpti
   }
   GraphPartition out;
   const std::vector<double> weights(g.vwgt.begin(), g.vwgt.end());
-  out.partition = detail::summarise_partition(comm, std::move(parts), opts.parts, weights, g.ncon, opts.target_sizes);
+  static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(parts), opts.parts, weights, g.ncon, opts.target_sizes);
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
-  out.partition.metrics.seconds = seconds;
-  detail::record_tolerance(out.partition, opts.imbalance);
-  out.metrics = finest.plan ? graph::graph_metrics_with(comm, g, out.partition.parts, *finest.plan, finest.adjncy)
-                            : graph::graph_metrics_of_valid(comm, g, out.partition.parts);  // validated above
+  out.metrics.seconds = seconds;
+  detail::record_tolerance(out, opts.imbalance);
+  out.cut = finest.plan ? graph::graph_metrics_with(comm, g, out.parts, *finest.plan, finest.adjncy)
+                            : graph::graph_metrics_of_valid(comm, g, out.parts);  // validated above
   detail::log(comm, 1,
               std::string("partition_graph ") + to_string(opts.method) + ": " + std::to_string(opts.parts) + " parts, " +
                   std::to_string(seconds) + " s (validation " + std::to_string(validate_s) + " s), cut " +
-                  std::to_string(out.metrics.edge_cut));
+                  std::to_string(out.cut.edge_cut));
   return out;
 }
 

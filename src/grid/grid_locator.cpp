@@ -13,7 +13,7 @@ part_t GridPartition::part_of(const Cell& cell) const { return locator ? locator
 
 namespace hpart::grid {
 
-CellKeys CellKeys::for_grid(const Grid& g, Method curve) {
+CellKeys CellKeys::for_grid(const Grid& g, Curve curve) {
   CellKeys k;
   k.dim = g.dim;
   k.curve = curve;
@@ -30,10 +30,10 @@ CellKeys CellKeys::for_grid(const Grid& g, Method curve) {
 std::uint64_t CellKeys::key(const Cell& c) const {
   const auto x = static_cast<std::uint32_t>(c[0] << shift), y = static_cast<std::uint32_t>(c[1] << shift);
   if (dim == 2)
-    return curve == Method::hilbert ? geometry::hilbert_key_2d_levels(x, y, levels)
+    return curve == Curve::hilbert ? geometry::hilbert_key_2d_levels(x, y, levels)
                                     : geometry::morton_key_2d_levels(x, y, levels);
   const auto z = static_cast<std::uint32_t>(c[2] << shift);
-  return curve == Method::hilbert ? geometry::hilbert_key_3d_levels(x, y, z, levels)
+  return curve == Curve::hilbert ? geometry::hilbert_key_3d_levels(x, y, z, levels)
                                   : geometry::morton_key_3d_levels(x, y, z, levels);
 }
 

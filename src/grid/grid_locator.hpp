@@ -23,10 +23,10 @@ namespace hpart::grid {
 // position (the splitter search histograms the top bits first).
 struct CellKeys {
   int dim = 2;
-  Method curve = Method::hilbert;
+  Curve curve = Curve::hilbert;
   int levels = 1;  // key grid of 2^levels cells per axis
   int shift = 0;   // cells are scaled by 2^shift onto it
-  static CellKeys for_grid(const Grid& g, Method curve);
+  static CellKeys for_grid(const Grid& g, Curve curve);
   [[nodiscard]] std::uint64_t key(const Cell& c) const;
 };
 

@@ -50,7 +50,7 @@ GridNeighbours from_cells(const Comm& comm, const Grid& grid, const GridPartitio
       if (local.contains(c)) {
         const auto k = static_cast<std::size_t>((c[0] - local.lo[0]) +
                                                 lc.nx * ((c[1] - local.lo[1]) + lc.ny * (c[2] - local.lo[2])));
-        label[i] = p.partition.parts[k];
+        label[i] = p.parts[k];
       } else {
         label[i] = p.part_of(c);
       }
@@ -59,7 +59,7 @@ GridNeighbours from_cells(const Comm& comm, const Grid& grid, const GridPartitio
     std::vector<std::pair<part_t, int>> seen;
     for (std::size_t k = 0; k < lc.size(); ++k) {
       const Cell c = lc.cell(k);
-      const part_t mine = p.partition.parts[k];
+      const part_t mine = p.parts[k];
       seen.clear();
       for (std::int64_t dz = -hz; dz <= hz; ++dz)
         for (std::int64_t dy = -halo; dy <= halo; ++dy)
@@ -123,9 +123,9 @@ GridNeighbours grid_neighbours(const Comm& comm, const Grid& grid, const GridPar
         }())
       problem = "halo width " + std::to_string(halo) + " is larger than the block " + b.str() +
                 ": a part's halo would reach past its neighbours";
-  if (problem.empty() && p.partition.parts.size() != (grid.local.empty() ? 0u : static_cast<std::size_t>(grid.local.volume())))
+  if (problem.empty() && p.parts.size() != (grid.local.empty() ? 0u : static_cast<std::size_t>(grid.local.volume())))
     problem = "the partition does not belong to this grid (its part list has " +
-              std::to_string(p.partition.parts.size()) + " entries for " +
+              std::to_string(p.parts.size()) + " entries for " +
               std::to_string(grid.local.empty() ? 0 : grid.local.volume()) + " local cells)";
   if (problem.empty() && !p.locator) problem = "the partition has no locator: pass a result of partition_grid";
   if (problem.empty() && !p.box_shaped && !grid.local.empty())  // the labels of the local box grown by the halo

@@ -61,6 +61,13 @@ const char* to_string(GridMethod m) {
   return "?";
 }
 
+GridOptions GridOptions::preset(Preset p, int parts) {
+  GridOptions o;
+  o.parts = parts;
+  if (p == Preset::fast) o.method = GridMethod::sfc, o.curve = Curve::morton, o.imbalance = 0.01;
+  return o;  // standard and strong: blocks, cut at the best cell layer already
+}
+
 GridMethod grid_method_from_string(const char* name) {
   for (GridMethod m : {GridMethod::sfc, GridMethod::blocks, GridMethod::tensor, GridMethod::uniform})
     if (std::strcmp(name, to_string(m)) == 0) return m;
@@ -82,12 +89,12 @@ GridPartition partition_grid(const Comm& comm, const Grid& grid, const GridOptio
 
   GridPartition out;
   const std::span<const double> cost = in.unit_cost ? std::span<const double>() : grid.cost;
-  out.partition = detail::summarise_partition(comm, std::move(r.parts), opts.parts, cost, 1, opts.target_sizes);
+  static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(r.parts), opts.parts, cost, 1, opts.target_sizes);
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
-  out.partition.metrics.seconds = seconds;
+  out.metrics.seconds = seconds;
   // blocks/tensor cut at cell layers, uniform ignores the cost: only sfc promises its tolerance.
-  if (opts.method == GridMethod::sfc) detail::record_tolerance(out.partition, opts.imbalance);
+  if (opts.method == GridMethod::sfc) detail::record_tolerance(out, opts.imbalance);
   out.boxes = std::move(r.boxes);
   out.box_shaped = r.box_shaped;
   out.shape = r.shape;
@@ -95,7 +102,7 @@ GridPartition partition_grid(const Comm& comm, const Grid& grid, const GridOptio
   detail::log(comm, 1,
               std::string("partition_grid ") + to_string(opts.method) + ": " + std::to_string(in.global_cells) +
                   " cells, " + std::to_string(opts.parts) + " parts, " + std::to_string(seconds) + " s, imbalance " +
-                  std::to_string(out.partition.metrics.imbalance.empty() ? 0.0 : out.partition.metrics.imbalance[0]));
+                  std::to_string(out.metrics.imbalance.empty() ? 0.0 : out.metrics.imbalance[0]));
   return out;
 }
 

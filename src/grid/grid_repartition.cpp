@@ -17,8 +17,8 @@ namespace {
 // Why `previous` cannot be rebalanced by its planes on `grid` (empty: it can). The same on every
 // rank when previous is the same object everywhere; the caller agrees on it anyway.
 std::string check_previous(const Grid& grid, const GridPartition& previous, const GridRepartOptions& opts) {
-  if (!(opts.tolerance >= 0.0 && opts.tolerance < 10.0))
-    return "tolerance must be in [0, 10) (got " + std::to_string(opts.tolerance) + ")";
+  if (!(opts.imbalance >= 0.0 && opts.imbalance < 10.0))
+    return "imbalance must be in [0, 10) (got " + std::to_string(opts.imbalance) + ")";
   if (dynamic_cast<const grid::TreeLocator*>(previous.locator.get()) == nullptr)
     return "the previous partition was not made by the blocks method (its parts are not the leaves of a cut "
            "tree): partition with GridMethod::blocks first";
@@ -58,18 +58,18 @@ GridRepartition repartition_grid(const Comm& comm, const Grid& grid, const GridP
     corners.insert(corners.end(), b.hi.begin(), b.hi.end());
   }
   detail::Replicated args;
-  args.value("repartition_grid: tolerance", opts.tolerance).values("repartition_grid: the previous partition's boxes", corners);
+  args.value("repartition_grid: imbalance", opts.imbalance).values("repartition_grid: the previous partition's boxes", corners);
   detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument,
                 problem.empty() ? std::string() : "repartition_grid: " + problem);
 
   GridRepartition out;
   const auto& tree = dynamic_cast<const grid::TreeLocator&>(*previous.locator);
-  grid::ReusedBlocks reused = grid::reuse_blocks(comm, in, tree, opts.parts, opts.tolerance);
+  grid::ReusedBlocks reused = grid::reuse_blocks(comm, in, tree, opts.parts, opts.imbalance);
   grid::MethodResult r;
+  const int planes = reused.planes;  // for the log line (a bisection tree of K parts has K - 1)
   if (reused.ok) {
     r = std::move(reused.result);
-    out.planes = reused.planes;
-    out.planes_moved = reused.planes_moved;
+    out.steps = reused.planes_moved;
   } else {
     r = grid::bisection_blocks(comm, in, go);
     out.from_scratch = true;
@@ -87,21 +87,21 @@ GridRepartition repartition_grid(const Comm& comm, const Grid& grid, const GridP
   for (std::size_t i = 0; i < n; ++i)
     if (before[i] != r.parts[i]) moved[0] += in.unit_cost ? 1.0 : grid.cost[i], moved[1] += 1.0;
   MPI_Allreduce(MPI_IN_PLACE, moved, 2, MPI_DOUBLE, MPI_SUM, comm.get());
-  out.migrated_weight = moved[0];
-  out.migrated_cells = std::llround(moved[1]);
+  out.migrated.weight = moved[0];
+  out.migrated.objects = std::llround(moved[1]);
 
   const std::span<const double> cost = in.unit_cost ? std::span<const double>() : grid.cost;
-  out.grid.partition = detail::summarise_partition(comm, std::move(r.parts), opts.parts, cost, 1, {});
+  static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(r.parts), opts.parts, cost, 1, {});
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
-  out.grid.partition.metrics.seconds = seconds;
-  out.grid.boxes = std::move(r.boxes);
-  out.grid.box_shaped = true;
-  out.grid.locator = std::move(r.locator);
+  out.metrics.seconds = seconds;
+  out.boxes = std::move(r.boxes);
+  out.box_shaped = true;
+  out.locator = std::move(r.locator);
   detail::log(comm, 1,
-              "repartition_grid: " + std::to_string(out.planes_moved) + " of " + std::to_string(out.planes) +
+              "repartition_grid: " + std::to_string(out.steps) + " of " + std::to_string(planes) +
                   " planes moved" + (out.from_scratch ? " (the tree no longer fitted: fresh blocks)" : "") + ", " +
-                  std::to_string(out.migrated_cells) + " cells migrated, " + std::to_string(seconds) + " s");
+                  std::to_string(out.migrated.objects) + " cells migrated, " + std::to_string(seconds) + " s");
   return out;
 }
 

@@ -90,7 +90,7 @@ HierPartition partition_graph_hierarchical(const Comm& comm, const Graph& g, con
   std::vector<part_t> parts(g.local_vertices(), 0);
   part_t first = 0;
   for (int i = 0; i < topology.nodes; ++i) {
-    const Subgraph s = induced(comm, g, ghosts, nodes.partition.parts, i);
+    const Subgraph s = induced(comm, g, ghosts, nodes.parts, i);
     GraphOptions rank_opts;
     rank_opts.parts = per_node[static_cast<std::size_t>(i)];
     rank_opts.method = opts.rank_method;
@@ -98,17 +98,17 @@ HierPartition partition_graph_hierarchical(const Comm& comm, const Graph& g, con
     rank_opts.seed = opts.seed;
     const Graph view{s.vtxdist, s.xadj, s.adjncy, s.vwgt, g.ncon, s.adjwgt, {}, 0};
     const GraphPartition inner = partition_graph(comm, view, rank_opts);
-    for (std::size_t k = 0; k < s.members.size(); ++k) parts[s.members[k]] = first + inner.partition.parts[k];
+    for (std::size_t k = 0; k < s.members.size(); ++k) parts[s.members[k]] = first + inner.parts[k];
     first += rank_opts.parts;
   }
   HierPartition out;
   out.owner_of_part = hier::owners_by_node(topology, per_node, out.node_of_part);
   const std::vector<double> weights(g.vwgt.begin(), g.vwgt.end());
-  out.partition = detail::summarise_partition(comm, std::move(parts), K, weights, g.ncon, {});
+  static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(parts), K, weights, g.ncon, {});
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
-  out.partition.metrics.seconds = seconds;
-  detail::record_tolerance(out.partition, opts.imbalance);
+  out.metrics.seconds = seconds;
+  detail::record_tolerance(out, opts.imbalance);
   return out;
 }
 

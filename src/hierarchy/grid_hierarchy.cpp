@@ -192,7 +192,7 @@ HierGridPartition hierarchical(const Comm& comm, const Grid& grid, const Topolog
     // Back into the local cells, row by row in the same order.
     std::size_t k = 0;
     grid::for_each_row(cells, mine, [&](std::size_t index, std::int64_t, std::int64_t, std::int64_t, std::int64_t n) {
-      for (std::int64_t j = 0; j < n; ++j) parts[index + static_cast<std::size_t>(j)] = first + inner.partition.parts[k++];
+      for (std::int64_t j = 0; j < n; ++j) parts[index + static_cast<std::size_t>(j)] = first + inner.parts[k++];
     });
     for (Box b : inner.boxes) {
       if (!b.empty())
@@ -208,10 +208,10 @@ HierGridPartition hierarchical(const Comm& comm, const Grid& grid, const Topolog
     first += rank_opts.parts;
   }
   out.owner_of_part = hier::owners_by_node(topology, per_node, out.node_of_part);
-  out.partition.partition = detail::summarise_partition(comm, std::move(parts), K, grid.cost, 1, {});
-  out.partition.boxes = std::move(boxes);
-  out.partition.box_shaped = box_shaped;
-  out.partition.locator = std::move(locator);
+  static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(parts), K, grid.cost, 1, {});
+  out.boxes = std::move(boxes);
+  out.box_shaped = box_shaped;
+  out.locator = std::move(locator);
   return out;
 }
 
@@ -223,7 +223,7 @@ HierGridPartition partition_grid_hierarchical(const Comm& comm, const Grid& grid
   HierGridPartition out = hierarchical(comm, grid, topology, opts);
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
-  out.partition.partition.metrics.seconds = seconds;
+  out.metrics.seconds = seconds;
   return out;
 }
 

@@ -191,7 +191,7 @@ HierGridPartition split_nodes_by_curve(const Comm& comm, const grid::GridInput& 
   const std::size_t n = in.local.size();
   auto locator = std::make_shared<NodeCurveLocator>();
   locator->node_of = std::move(node_of);
-  locator->curve = grid::CellKeys::for_grid(grid, Method::hilbert);
+  locator->curve = grid::CellKeys::for_grid(grid, Curve::hilbert);
   // Rank level: each node's cells along the Hilbert curve.
   std::vector<part_t> parts(n, 0);
   part_t first = 0;
@@ -216,11 +216,11 @@ HierGridPartition split_nodes_by_curve(const Comm& comm, const grid::GridInput& 
   }
   out.owner_of_part = owners_by_node(topology, per_node, out.node_of_part);
   out.node_boxes = grid::part_bounding_boxes(comm, in, node_of_cell, topology.nodes);
-  out.partition.boxes = grid::part_bounding_boxes(comm, in, parts, K);
-  out.partition.box_shaped = false;
-  out.partition.partition =
+  out.boxes = grid::part_bounding_boxes(comm, in, parts, K);
+  out.box_shaped = false;
+  static_cast<Partition&>(out) =
       detail::summarise_partition(comm, std::move(parts), K, in.unit_cost ? std::span<const double>() : grid.cost, 1, {});
-  out.partition.locator = std::move(locator);
+  out.locator = std::move(locator);
   return out;
 }
 

@@ -10,7 +10,7 @@
 #include "metrics/partition_metrics.hpp"
 #include "core/validate.hpp"
 #include "hierarchy/grid_levels.hpp"
-#include "hpart/sfc.hpp"
+#include "hpart/points.hpp"
 
 namespace hpart {
 
@@ -21,8 +21,8 @@ HierPartition partition_points_hierarchical(const Comm& comm, const PointSet& po
   const std::string problem = opts.parts < 0 ? "parts must be >= 0 (0: one per rank)" : hier::check_levels(comm, topology, K);
   detail::Replicated args;
   hier::replicate_levels(args, topology, K);
-  args.value("node_method", static_cast<long long>(opts.node_method))
-      .value("rank_method", static_cast<long long>(opts.rank_method))
+  args.value("node_curve", static_cast<long long>(opts.node_curve))
+      .value("rank_curve", static_cast<long long>(opts.rank_curve))
       .value("imbalance", opts.imbalance);
   detail::replicate_point_shape(args, points);
   detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
@@ -30,12 +30,12 @@ HierPartition partition_points_hierarchical(const Comm& comm, const PointSet& po
 
   // Node level (validates the points on every rank as partition() does).
   const std::vector<double> node_share(per_node.begin(), per_node.end());
-  Options node_opts;
+  PointOptions node_opts;
   node_opts.parts = topology.nodes;
-  node_opts.method = opts.node_method;
+  node_opts.curve = opts.node_curve;
   node_opts.imbalance = opts.imbalance;
   node_opts.target_sizes = node_share;
-  const Partition nodes = partition(comm, points, node_opts);
+  const Partition nodes = partition_points(comm, points, node_opts);
 
   // Global ids for the subsets: the caller's, or the rank-order numbering partition() uses, so
   // ties between equal keys break the same way at both levels.
@@ -67,20 +67,20 @@ HierPartition partition_points_hierarchical(const Comm& comm, const PointSet& po
       sub_ids[j] = ids[mine[j]];
     }
     PointSet sub{coords, points.dim, weights, points.ncon, sub_ids};
-    Options rank_opts;
+    PointOptions rank_opts;
     rank_opts.parts = per_node[static_cast<std::size_t>(i)];
-    rank_opts.method = opts.rank_method;
+    rank_opts.curve = opts.rank_curve;
     rank_opts.imbalance = opts.imbalance;
-    const Partition inner = partition(comm, sub, rank_opts);
+    const Partition inner = partition_points(comm, sub, rank_opts);
     for (std::size_t j = 0; j < mine.size(); ++j) parts[mine[j]] = first + inner.parts[j];
     first += rank_opts.parts;
   }
   HierPartition out;
   out.owner_of_part = hier::owners_by_node(topology, per_node, out.node_of_part);
-  out.partition = detail::summarise_partition(comm, std::move(parts), K, points.weights, points.ncon, {});
+  static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(parts), K, points.weights, points.ncon, {});
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
-  out.partition.metrics.seconds = seconds;
+  out.metrics.seconds = seconds;
   detail::log(comm, 1,
               "partition_points_hierarchical: " + std::to_string(topology.nodes) + " nodes, " + std::to_string(K) +
                   " parts, " + std::to_string(seconds) + " s");

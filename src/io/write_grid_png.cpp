@@ -32,7 +32,7 @@ void write_grid_partition_png(const Comm& comm, const std::string& path, const G
       .value("max_side", static_cast<long long>(max_side))
       .value("grid dim", static_cast<long long>(grid.dim))
       .values("grid extent", std::span<const std::int64_t>(grid.extent))
-      .value("num_parts", static_cast<long long>(p.partition.num_parts));
+      .value("num_parts", static_cast<long long>(p.num_parts));
   detail::agree(comm, args, message.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, message);
   if (comm.rank() == 0) {
     const std::int64_t nx = grid.extent[0], ny = grid.extent[1];

@@ -193,7 +193,7 @@ void write_partition_h5(const Comm& comm, const std::string& path, const Partiti
 void write_grid_partition_h5(const Comm& comm, const std::string& path, const Grid& grid, const GridPartition& p) {
   const std::string fn = "write_grid_partition_h5";
   std::string message = check_path(fn, path);
-  if (message.empty()) message = check_summary(fn, p.partition);
+  if (message.empty()) message = check_summary(fn, p);
   const Box& local = grid.local;
   const auto volume = static_cast<std::size_t>(local.empty() ? 0 : local.volume());
   if (message.empty()) {
@@ -203,17 +203,17 @@ void write_grid_partition_h5(const Comm& comm, const std::string& path, const Gr
   if (message.empty() && !local.empty() && (local.dim != grid.dim || !grid.domain().contains(local.lo) ||
                                             !grid.domain().contains(local.hi)))
     message = fn + ": grid.local " + local.str() + " is not a box of the grid " + grid.domain().str();
-  if (message.empty() && p.partition.parts.size() != volume)
-    message = fn + ": the partition has " + std::to_string(p.partition.parts.size()) + " parts for the " +
+  if (message.empty() && p.parts.size() != volume)
+    message = fn + ": the partition has " + std::to_string(p.parts.size()) + " parts for the " +
               std::to_string(volume) + " cells of grid.local " + local.str();
   if (message.empty() && !grid.cost.empty() && grid.cost.size() != volume)
     message = fn + ": grid.cost has " + std::to_string(grid.cost.size()) + " values for " + std::to_string(volume) +
               " local cells";
-  if (message.empty() && p.boxes.size() != static_cast<std::size_t>(p.partition.num_parts))
+  if (message.empty() && p.boxes.size() != static_cast<std::size_t>(p.num_parts))
     message = fn + ": the partition has " + std::to_string(p.boxes.size()) + " boxes for " +
-              std::to_string(p.partition.num_parts) + " parts";
+              std::to_string(p.num_parts) + " parts";
   detail::Replicated args;
-  args.text("file path", path).value("num_parts", static_cast<long long>(p.partition.num_parts));
+  args.text("file path", path).value("num_parts", static_cast<long long>(p.num_parts));
   grid::replicate_grid(args, grid);  // dim, extent, and cost given on every rank holding cells or on none
   detail::agree(comm, args, message.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, message);
   const bool with_cost = any_rank<1>(comm, {!grid.cost.empty()})[0];
@@ -230,7 +230,7 @@ void write_grid_partition_h5(const Comm& comm, const std::string& path, const Gr
   {
     const H5File f(comm, path, H5File::Mode::create);
     const H5Dataset parts = f.create("/parts", H5T_STD_I32LE, dims);
-    f.write(parts, start, count, H5T_NATIVE_INT32, p.partition.parts.data());
+    f.write(parts, start, count, H5T_NATIVE_INT32, p.parts.data());
     if (with_cost) {
       // Only ranks without cells may pass no cost (agreed above): they write nothing.
       const H5Dataset cost = f.create("/cost", H5T_IEEE_F64LE, dims);
@@ -243,7 +243,7 @@ void write_grid_partition_h5(const Comm& comm, const std::string& path, const Gr
       for (std::size_t a = 0; a < dim; ++a) boxes.push_back(b.hi[a]);
     }
     write_replicated(f, "/boxes", H5T_STD_I64LE, {p.boxes.size(), 2 * dim}, boxes);
-    write_summary(f, p.partition);
+    write_summary(f, p);
     f.attribute<std::int64_t>("extent", std::span<const std::int64_t>(grid.extent.data(), dim));
     f.attribute<std::int32_t>("box_shaped", p.box_shaped ? 1 : 0);
   }

@@ -22,7 +22,7 @@ namespace {
 // Curve order of the patch centres; ties (patches sharing a centre cell cannot exist, they are
 // disjoint, but keys are coarse) broken by the lower corner, so the order is a function of the
 // patch list alone, not of how it was spread over ranks.
-std::vector<std::size_t> canonical_order(const patches::GatheredPatches& g, const PatchList& list, Method curve) {
+std::vector<std::size_t> canonical_order(const patches::GatheredPatches& g, const PatchList& list, Curve curve) {
   Grid shape;
   shape.dim = list.dim;
   shape.extent = list.extent;
@@ -95,7 +95,7 @@ PatchPartition make_result(const Comm& comm, const patches::GatheredPatches& g, 
   std::vector<part_t> local(part_of.begin() + static_cast<std::ptrdiff_t>(g.local_begin()),
                             part_of.begin() + static_cast<std::ptrdiff_t>(g.local_end()));
   const std::span<const double> local_cost(g.cost.data() + g.local_begin(), g.local_end() - g.local_begin());
-  out.partition = detail::summarise_partition(comm, std::move(local), K, local_cost, 1, {});
+  static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(local), K, local_cost, 1, {});
   return out;
 }
 
@@ -108,6 +108,14 @@ const char* to_string(PatchMethod m) {
     case PatchMethod::sfc_swap: return "sfc-swap";
   }
   return "?";
+}
+
+PatchOptions PatchOptions::preset(Preset p, int parts) {
+  PatchOptions o;
+  o.parts = parts;
+  if (p == Preset::fast) o.method = PatchMethod::sfc;
+  if (p == Preset::strong) o.imbalance = 0.0;  // swap refinement until no swap helps
+  return o;
 }
 
 PatchMethod patch_method_from_string(const char* name) {
@@ -135,26 +143,26 @@ PatchPartition partition_patches(const Comm& comm, const PatchList& list, const 
   for (std::size_t k = 0; k < order.size(); ++k) part_of[order[k]] = in_order[k];
 
   PatchPartition out = make_result(comm, g, list, part_of, opts.parts);
-  if (opts.method != PatchMethod::sfc) detail::record_tolerance(out.partition, opts.imbalance);  // sfc: no tolerance
+  if (opts.method != PatchMethod::sfc) detail::record_tolerance(out, opts.imbalance);  // sfc: no tolerance
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
-  out.partition.metrics.seconds = seconds;
+  out.metrics.seconds = seconds;
   detail::log(comm, 1,
               std::string("partition_patches ") + to_string(opts.method) + ": " + std::to_string(g.boxes.size()) +
                   " patches, " + std::to_string(opts.parts) + " parts, " + std::to_string(seconds) + " s, imbalance " +
-                  std::to_string(out.partition.metrics.imbalance.at(0)));
+                  std::to_string(out.metrics.imbalance.at(0)));
   return out;
 }
 
 PatchRepartition repartition_patches(const Comm& comm, const PatchList& list, std::span<const part_t> current,
                                      const PatchRepartOptions& opts) {
   const detail::Stopwatch clock;
-  const bool tolerance_ok = opts.tolerance >= 0.0 && opts.tolerance < 10.0;
+  const bool tolerance_ok = opts.imbalance >= 0.0 && opts.imbalance < 10.0;
   detail::Replicated args;
-  args.value("repartition_patches: tolerance", opts.tolerance);
+  args.value("repartition_patches: imbalance", opts.imbalance);
   const patches::GatheredPatches g = patches::gather_patches(
       comm, list, opts.parts, args,
-      tolerance_ok ? "" : "repartition_patches: tolerance must be in [0, 10) (got " + std::to_string(opts.tolerance) + ")");
+      tolerance_ok ? "" : "repartition_patches: imbalance must be in [0, 10) (got " + std::to_string(opts.imbalance) + ")");
   std::string bad;
   if (current.size() != list.boxes.size())
     bad = "repartition_patches: current has " + std::to_string(current.size()) + " parts for " +
@@ -167,41 +175,41 @@ PatchRepartition repartition_patches(const Comm& comm, const PatchList& list, st
 
   // The refinement in the canonical (curve) order, so that its ties do not depend on the input's
   // spread over ranks.
-  const std::vector<std::size_t> order = canonical_order(g, list, Method::hilbert);
+  const std::vector<std::size_t> order = canonical_order(g, list, Curve::hilbert);
   std::vector<double> cost(order.size());
   std::vector<part_t> in_order(order.size());
   for (std::size_t k = 0; k < order.size(); ++k) cost[k] = g.cost[order[k]], in_order[k] = before[order[k]];
   PatchRepartition out;
-  out.steps = refine_to(cost, in_order, opts.parts, opts.tolerance);
+  out.steps = refine_to(cost, in_order, opts.parts, opts.imbalance);
   std::vector<part_t> part_of(order.size());
   for (std::size_t k = 0; k < order.size(); ++k) part_of[order[k]] = in_order[k];
   for (std::size_t i = 0; i < part_of.size(); ++i)
-    if (part_of[i] != before[i]) out.migrated_weight += g.cost[i], ++out.migrated_patches;
+    if (part_of[i] != before[i]) out.migrated.weight += g.cost[i], ++out.migrated.objects;
 
-  out.result = make_result(comm, g, list, part_of, opts.parts);
-  detail::record_tolerance(out.result.partition, opts.tolerance);
+  static_cast<PatchPartition&>(out) = make_result(comm, g, list, part_of, opts.parts);
+  detail::record_tolerance(out, opts.imbalance);
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
-  out.result.partition.metrics.seconds = seconds;
+  out.metrics.seconds = seconds;
   detail::log(comm, 1,
               "repartition_patches: " + std::to_string(g.boxes.size()) + " patches, " + std::to_string(out.steps) +
-                  " moves/swaps, " + std::to_string(out.migrated_patches) + " patches migrated, imbalance " +
-                  std::to_string(out.result.partition.metrics.imbalance.at(0)));
+                  " moves/swaps, " + std::to_string(out.migrated.objects) + " patches migrated, imbalance " +
+                  std::to_string(out.metrics.imbalance.at(0)));
   return out;
 }
 
 GridNeighbours patch_neighbours(const Comm& comm, const PatchList& list, const PatchPartition& p, int halo) {
   std::string bad =
       halo < 1 ? "halo width must be >= 1 (got " + std::to_string(halo) + ")"
-      : p.partition.parts.size() != list.boxes.size()
-          ? "the partition has " + std::to_string(p.partition.parts.size()) + " parts for " +
+      : p.parts.size() != list.boxes.size()
+          ? "the partition has " + std::to_string(p.parts.size()) + " parts for " +
                 std::to_string(list.boxes.size()) + " local patches"
           : std::string();
-  if (bad.empty()) bad = detail::check_part_ids(p.partition.parts, p.partition.num_parts);
+  if (bad.empty()) bad = detail::check_part_ids(p.parts, p.num_parts);
   detail::Replicated args;
   args.value("halo width", static_cast<long long>(halo));
-  const patches::GatheredPatches g = patches::gather_patches(comm, list, p.partition.num_parts, args, bad);
-  const std::vector<part_t> part = patches::gather_parts(comm, g, p.partition.parts);
+  const patches::GatheredPatches g = patches::gather_patches(comm, list, p.num_parts, args, bad);
+  const std::vector<part_t> part = patches::gather_parts(comm, g, p.parts);
   const Box domain = Box::from_extent(list.dim, {list.extent[0], list.extent[1], list.extent[2], 1});
   // Sweep in order of the lower x bound: only patches whose x range comes within `halo` meet.
   std::vector<std::size_t> order(g.boxes.size());
@@ -209,7 +217,7 @@ GridNeighbours patch_neighbours(const Comm& comm, const PatchList& list, const P
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return g.boxes[a].lo[0] < g.boxes[b].lo[0]; });
   std::int64_t widest = 0;
   for (const Box& b : g.boxes) widest = std::max(widest, b.size(0));
-  const auto K = static_cast<std::size_t>(p.partition.num_parts);
+  const auto K = static_cast<std::size_t>(p.num_parts);
   std::vector<std::vector<PartNeighbour>> pairs(K);
   const auto add = [&](part_t to, part_t from, std::int64_t cells, int contact) {
     auto& v = pairs[static_cast<std::size_t>(to)];

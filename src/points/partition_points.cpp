@@ -15,7 +15,7 @@
 #include "core/validate.hpp"
 #include "kernels/sfc_keys.hpp"
 #include "core/huge_pages.hpp"
-#include "hpart/sfc.hpp"
+#include "hpart/points.hpp"
 #include "points/partition_scanned.hpp"
 #include "points/splitter_search.hpp"
 
@@ -42,7 +42,7 @@ GlobalExtent global_extent(const Comm& comm, const detail::PointScan& scan) {
   return g;
 }
 
-std::string check_options(const Options& opts) {
+std::string check_options(const PointOptions& opts) {
   std::string problem = detail::check_parts(opts.parts);
   if (problem.empty()) problem = detail::check_targets(opts.target_sizes, opts.parts);
   if (problem.empty() && !(opts.imbalance >= 0.0 && std::isfinite(opts.imbalance)))
@@ -58,30 +58,30 @@ std::string check_size(const PointSet& points) {
 
 // Per part: targets, cut targets and tolerances, splitters (16 bytes), the chains kernel's
 // segment weights, the result's weights (ncon) and sizes. Per object: key, part, search record.
-std::string check_memory(const PointSet& points, const Options& opts) {
+std::string check_memory(const PointSet& points, const PointOptions& opts) {
   const double per_part = 8.0 * (13 + std::max(points.ncon, 1));  // measured: ~101 bytes at ncon 1
   return detail::check_part_memory(opts.parts, per_part, points.size(), 40.0);
 }
 
 // Options and point shape that every rank must pass alike, and the local verdict, in one allreduce.
-void agree_on_input(const Comm& comm, const PointSet& points, const Options& opts, std::string problem) {
+void agree_on_input(const Comm& comm, const PointSet& points, const PointOptions& opts, std::string problem) {
   if (problem.empty()) problem = check_size(points);
   if (problem.empty()) problem = check_memory(points, opts);
   detail::Replicated args;
   args.value("parts", static_cast<long long>(opts.parts))
-      .value("method", static_cast<long long>(opts.method))
+      .value("curve", static_cast<long long>(opts.curve))
       .value("imbalance", opts.imbalance)
       .values("target_sizes", opts.target_sizes);
   detail::replicate_point_shape(args, points);
   detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input, problem);
 }
 
-Partition partition_checked(const Comm& comm, const PointSet& points, const Options& opts,
+Partition partition_checked(const Comm& comm, const PointSet& points, const PointOptions& opts,
                             const detail::PointScan& scan, const detail::Stopwatch& clock);
 
 }  // namespace
 
-Partition partition(const Comm& comm, const PointSet& points, const Options& opts) {
+Partition partition_points(const Comm& comm, const PointSet& points, const PointOptions& opts) {
   const detail::Stopwatch clock;
   std::string problem = check_options(opts);
   if (problem.empty()) problem = detail::check_point_shape(points);
@@ -94,7 +94,7 @@ Partition partition(const Comm& comm, const PointSet& points, const Options& opt
   return partition_checked(comm, points, opts, scan, clock);
 }
 
-Partition sfc::partition_scanned(const Comm& comm, const PointSet& points, const Options& opts,
+Partition sfc::partition_scanned(const Comm& comm, const PointSet& points, const PointOptions& opts,
                                  const detail::PointScan& scan) {
   const detail::Stopwatch clock;
   agree_on_input(comm, points, opts, check_options(opts));
@@ -103,7 +103,7 @@ Partition sfc::partition_scanned(const Comm& comm, const PointSet& points, const
 
 namespace {
 
-Partition partition_checked(const Comm& comm, const PointSet& points, const Options& opts,
+Partition partition_checked(const Comm& comm, const PointSet& points, const PointOptions& opts,
                             const detail::PointScan& scan, const detail::Stopwatch& clock) {
   const std::size_t n = points.size();
   // Global count and ranks that give ids, then the count of objects before this rank.
@@ -123,7 +123,7 @@ Partition partition_checked(const Comm& comm, const PointSet& points, const Opti
   graphk::HugeVector<std::uint64_t> key_buffer(n);
   const std::span<std::uint64_t> keys(key_buffer.data(), n);
   geometry::compute_keys(points.coords, points.dim, extent.box,
-                         opts.method == Method::morton ? geometry::Curve::morton : geometry::Curve::hilbert, keys);
+                         opts.curve == Curve::morton ? geometry::Curve::morton : geometry::Curve::hilbert, keys);
   const double key_seconds = key_clock.seconds();
 
   sfc::CurveObjects objects;
@@ -155,7 +155,7 @@ Partition partition_checked(const Comm& comm, const PointSet& points, const Opti
   result.metrics.seconds = seconds;
   detail::record_tolerance(result, opts.imbalance);
   detail::log(comm, 1,
-              std::string("partition ") + to_string(opts.method) + ": " + std::to_string(counts[0]) + " points, " +
+              std::string("partition ") + to_string(opts.curve) + ": " + std::to_string(counts[0]) + " points, " +
                   std::to_string(opts.parts) + " parts, keys " + std::to_string(key_seconds) + " s, search " +
                   std::to_string(search_seconds) + " s, total " + std::to_string(seconds) + " s, imbalance " +
                   std::to_string(result.metrics.imbalance.empty() ? 0.0 : result.metrics.imbalance[0]));

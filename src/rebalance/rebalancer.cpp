@@ -11,7 +11,7 @@
 #include "core/log.hpp"
 #include "metrics/partition_metrics.hpp"
 #include "core/validate.hpp"
-#include "hpart/sfc.hpp"
+#include "hpart/points.hpp"
 #include "rebalance/cost_fit.hpp"
 #include "rebalance/load_model.hpp"
 #include "points/point_diffusion.hpp"
@@ -37,13 +37,13 @@ namespace {
 std::string check_options(const RebalanceOptions& o) {
   if (std::string m = detail::check_parts(o.parts); !m.empty()) return m;
   auto in_unit = [](double v) { return v > 0.0 && v <= 1.0; };
-  if (!(o.tolerance > 0.0) || !std::isfinite(o.tolerance)) return "tolerance must be finite and > 0";
+  if (!(o.imbalance > 0.0) || !std::isfinite(o.imbalance)) return "imbalance must be finite and > 0";
   if (o.horizon < 1) return "horizon must be >= 1 step";
   if (!in_unit(o.smoothing) || !in_unit(o.trend_smoothing) || !in_unit(o.forgetting))
     return "smoothing, trend_smoothing and forgetting must lie in (0, 1]";
-  if (!(o.halo_growth_limit >= 1.0)) return "halo_growth_limit must be >= 1";
+  if (!(o.max_surface_growth >= 1.0)) return "max_surface_growth must be >= 1";
   if (o.max_rounds < 1) return "max_rounds must be >= 1";
-  if (!(o.graph_itr > 0.0) || !std::isfinite(o.graph_itr)) return "graph_itr must be finite and > 0";
+  if (!(o.itr > 0.0) || !std::isfinite(o.itr)) return "itr must be finite and > 0";
   // Load model, diffusion contact and flow tables, relabelling: ~320 bytes a part (measured: K =
   // 2^20 took ~300 MB on each rank).
   return detail::check_part_memory(o.parts, 320.0, 0, 0.0);
@@ -66,16 +66,16 @@ Rebalancer::Rebalancer(const Comm& comm, RebalanceOptions opts) {
   // would decide differently and wait in different collectives.
   detail::Replicated args;
   args.value("Rebalancer: parts", static_cast<long long>(opts.parts))
-      .value("Rebalancer: method", static_cast<long long>(opts.method))
-      .value("Rebalancer: tolerance", opts.tolerance)
+      .value("Rebalancer: curve", static_cast<long long>(opts.curve))
+      .value("Rebalancer: imbalance", opts.imbalance)
       .value("Rebalancer: horizon", static_cast<long long>(opts.horizon))
       .value("Rebalancer: smoothing", opts.smoothing)
       .value("Rebalancer: trend_smoothing", opts.trend_smoothing)
       .value("Rebalancer: forgetting", opts.forgetting)
-      .value("Rebalancer: halo_growth_limit", opts.halo_growth_limit)
+      .value("Rebalancer: max_surface_growth", opts.max_surface_growth)
       .value("Rebalancer: incremental", static_cast<long long>(opts.incremental))
       .value("Rebalancer: max_rounds", static_cast<long long>(opts.max_rounds))
-      .value("Rebalancer: graph_itr", opts.graph_itr);
+      .value("Rebalancer: itr", opts.itr);
   detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument,
                 problem.empty() ? std::string{} : "Rebalancer: " + problem);
   state_ = std::make_unique<State>(comm, opts);
@@ -89,18 +89,18 @@ const Decision& Rebalancer::last_decision() const { return state_->decision; }
 const RebalanceOptions& Rebalancer::options() const { return state_->opts; }
 
 namespace {
-Options scratch_options(const RebalanceOptions& o) {
-  Options s;
+PointOptions scratch_options(const RebalanceOptions& o) {
+  PointOptions s;
   s.parts = o.parts;
-  s.method = o.method;
-  s.imbalance = std::min(0.001, o.tolerance / 4);
+  s.curve = o.curve;
+  s.imbalance = std::min(0.001, o.imbalance / 4);
   return s;
 }
 }  // namespace
 
 Partition Rebalancer::partition(const PointSet& points) {
   State& s = *state_;
-  Partition p = hpart::partition(s.comm, points, scratch_options(s.opts));
+  Partition p = hpart::partition_points(s.comm, points, scratch_options(s.opts));
   s.record_fresh(p);
   s.curve_order.resize(static_cast<std::size_t>(s.opts.parts));
   std::iota(s.curve_order.begin(), s.curve_order.end(), 0);
@@ -204,13 +204,13 @@ Decision Rebalancer::decide() {
   repart::RuleInputs in;
   in.seconds_per_unit = s.seconds_per_unit;
   in.horizon = s.opts.horizon;
-  in.tolerance = s.opts.tolerance;
+  in.tolerance = s.opts.imbalance;
   // The residual: what the last rebalance left (its first observation), for a horizon after it;
   // before that is known, and after a horizon, the middle of what diffusion aims at (0.6 to 0.9
   // of the tolerance). The expiry keeps a load that jumped right after a rebalance, and so
   // taught a large residual, from blocking rebalancing for good.
   const bool learned = s.residual >= 0.0 && s.steps_since <= s.opts.horizon;
-  in.residual_imbalance = learned ? s.residual : 0.75 * s.opts.tolerance;
+  in.residual_imbalance = learned ? s.residual : 0.75 * s.opts.imbalance;
   in.predicted_cost_seconds = s.predicted_cost();
   in.steps_since = s.steps_since;
   const repart::RuleDecision r = repart::decide_rebalance(s.model, in);
@@ -291,8 +291,8 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
     // it could not fill them, and its per-part tables would cost O(K) each round for nothing.
     why = "fewer objects (" + std::to_string(counts[1]) + ") than parts";
   } else {
-    diffusion = std::make_unique<repart::PointDiffusion>(s.comm, points, cur, K, 0.6 * s.opts.tolerance,
-                                                         0.9 * s.opts.tolerance, scan.lo, scan.hi, s.diffusion);
+    diffusion = std::make_unique<repart::PointDiffusion>(s.comm, points, cur, K, 0.6 * s.opts.imbalance,
+                                                         0.9 * s.opts.imbalance, scan.lo, scan.hi, s.diffusion);
     repart::PointDiffusion& diff = *diffusion;
     surface = diff.surface();
     // After graph calls the reference is an edge cut: the current surface replaces it.
@@ -309,8 +309,8 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
         shift += std::abs(cum - total * (j + 1) / K);
       }
     }
-    if (s.stats.surface_fresh > 0.0 && surface > s.opts.halo_growth_limit * s.stats.surface_fresh) {
-      why = "surface " + std::to_string(surface) + " > " + std::to_string(s.opts.halo_growth_limit) + " x fresh " +
+    if (s.stats.surface_fresh > 0.0 && surface > s.opts.max_surface_growth * s.stats.surface_fresh) {
+      why = "surface " + std::to_string(surface) + " > " + std::to_string(s.opts.max_surface_growth) + " x fresh " +
             std::to_string(s.stats.surface_fresh);
     } else if (shift >= 0.0 && shift <= diff.flow_total()) {
       kind = RebalanceKind::shift;
@@ -324,7 +324,7 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
                     diff.realised_fraction(), s.stats.surface_fresh > 0.0 ? surface / s.stats.surface_fresh : 1.0, ph[0],
                     ph[1], ph[2], ph[3]);
       why = info;
-      if (diff.imbalance() <= s.opts.tolerance) {
+      if (diff.imbalance() <= s.opts.imbalance) {
         kind = RebalanceKind::diffusion;
         result.assign(diff.parts().begin(), diff.parts().end());
       } else {
@@ -375,7 +375,7 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
   }
   const double seconds = max_over_ranks(s.comm, clock.seconds());
   out.metrics.seconds = seconds;
-  detail::record_tolerance(out, s.opts.tolerance);
+  detail::record_tolerance(out, s.opts.imbalance);
   s.record_rebalance(out, kind, rounds, moved.weight, moved.objects);
   s.stats.surface = surface;
   char buf[200];

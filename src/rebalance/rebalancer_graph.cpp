@@ -23,7 +23,7 @@ namespace {
 GraphOptions fresh_graph_options(const RebalanceOptions& o) {
   GraphOptions g;
   g.parts = o.parts;
-  g.imbalance = o.tolerance;
+  g.imbalance = o.imbalance;
   return g;
 }
 
@@ -32,12 +32,12 @@ GraphOptions fresh_graph_options(const RebalanceOptions& o) {
 Partition Rebalancer::partition(const Graph& graph) {
   State& s = *state_;
   GraphPartition p = partition_graph(s.comm, graph, fresh_graph_options(s.opts));
-  s.record_fresh(p.partition);
+  s.record_fresh(p);
   s.curve_order.clear();  // graph parts are no curve ranges: no splitter shift
   s.fresh_pending = false;
-  s.stats.surface = s.stats.surface_fresh = static_cast<double>(p.metrics.edge_cut);
+  s.stats.surface = s.stats.surface_fresh = static_cast<double>(p.cut.edge_cut);
   s.graph_surface = true;
-  return std::move(p.partition);
+  return Partition(std::move(p));
 }
 
 Partition Rebalancer::rebalance(const Graph& graph, std::span<const part_t> parts_in) {
@@ -67,30 +67,30 @@ Partition Rebalancer::rebalance(const Graph& graph, std::span<const part_t> part
   if (s.opts.incremental && s.opts.parts > 1) {
     GraphRepartOptions o;
     o.parts = s.opts.parts;
-    o.imbalance = s.opts.tolerance;
-    o.itr = s.opts.graph_itr;
+    o.imbalance = s.opts.imbalance;
+    o.itr = s.opts.itr;
     o.max_rounds = s.opts.max_rounds;
     o.reference_cut = s.graph_surface ? s.stats.surface_fresh : 0.0;  // a point surface is no cut: no watch yet
-    o.max_cut_growth = s.opts.halo_growth_limit;
+    o.max_surface_growth = s.opts.max_surface_growth;
     GraphRepartition r = repartition_graph(s.comm, graph, cur, o);
     kind = r.from_scratch ? RebalanceKind::scratch : RebalanceKind::diffusion;
-    rounds = r.rounds;
-    moved = r.migrated_weight;
-    moved_objects = r.migrated_objects;
-    cut = r.metrics.edge_cut;
-    out = std::move(r.partition);
+    rounds = r.steps;
+    moved = r.migrated.weight;
+    moved_objects = r.migrated.objects;
+    cut = r.cut.edge_cut;
+    out = std::move(static_cast<Partition&>(r));
   } else {
     // repartition_graph validates `cur`; here the fresh path does, before it is relabelled.
     GraphPartition p = partition_graph(s.comm, graph, fresh_graph_options(s.opts));
     graph::check_vertex_parts(s.comm, graph, cur, s.opts.parts, "rebalance(graph)");
     const std::vector<double> weights(graph.vwgt.begin(), graph.vwgt.end());
-    repart::relabel_to_overlap(s.comm, cur, p.partition.parts, weights, graph.ncon, s.opts.parts);
-    const repart::MovedTotals m = repart::moved_totals(s.comm, cur, p.partition.parts, weights, graph.ncon);
+    repart::relabel_to_overlap(s.comm, cur, p.parts, weights, graph.ncon, s.opts.parts);
+    const repart::MovedTotals m = repart::moved_totals(s.comm, cur, p.parts, weights, graph.ncon);
     moved = m.weight;
     moved_objects = m.objects;
-    cut = p.metrics.edge_cut;
+    cut = p.cut.edge_cut;
     // Relabelling renamed the parts: their weights are summed again.
-    out = detail::summarise_partition(s.comm, std::move(p.partition.parts), s.opts.parts, weights, graph.ncon, {});
+    out = detail::summarise_partition(s.comm, std::move(p.parts), s.opts.parts, weights, graph.ncon, {});
   }
   out.metrics.seconds = repart::max_over_ranks(s.comm, clock.seconds());
   s.curve_order.clear();

@@ -83,8 +83,8 @@ struct Rebalancer::State {
     if (repart_cost < 0.0) repart_cost = p.metrics.seconds;
     stats.kind = RebalanceKind::scratch;
     stats.rounds = 0;
-    stats.migrated_weight = 0.0;
-    stats.migrated_objects = 0;
+    stats.migrated.weight = 0.0;
+    stats.migrated.objects = 0;
   }
   void record_rebalance(const Partition& p, RebalanceKind kind, int rounds, double moved_weight, long long moved_objects) {
     restart_history(p);
@@ -92,8 +92,8 @@ struct Rebalancer::State {
     stats.kind = kind;
     stats.rounds = rounds;
     ++stats.rebalances;
-    stats.migrated_weight = moved_weight;
-    stats.migrated_objects = moved_objects;
+    stats.migrated.weight = moved_weight;
+    stats.migrated.objects = moved_objects;
   }
 };
 

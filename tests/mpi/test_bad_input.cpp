@@ -56,8 +56,8 @@ hpart::PointSet view(const LocalPoints& p) {
   return hpart::PointSet{.coords = p.coords, .dim = p.dim, .weights = p.weights, .ncon = 1, .ids = p.ids};
 }
 
-hpart::Options parts(int k) {
-  hpart::Options o;
+hpart::PointOptions parts(int k) {
+  hpart::PointOptions o;
   o.parts = k;
   return o;
 }
@@ -67,60 +67,60 @@ bool is_last() { return world_rank() == world_size() - 1; }
 TEST(BadInput, NanCoordinateOnOneRankOnly) {
   LocalPoints p = my_points();
   if (is_last()) p.coords[1] = std::numeric_limits<double>::quiet_NaN();
-  expect_error_everywhere([&] { hpart::partition(hpart::Comm(MPI_COMM_WORLD), view(p), parts(4)); },
+  expect_error_everywhere([&] { hpart::partition_points(hpart::Comm(MPI_COMM_WORLD), view(p), parts(4)); },
                           "coordinate 1 of local point 0 is nan");
 }
 
 TEST(BadInput, InfiniteCoordinateOnOneRankOnly) {
   LocalPoints p = my_points();
   if (is_last()) p.coords.back() = std::numeric_limits<double>::infinity();
-  expect_error_everywhere([&] { hpart::partition(hpart::Comm(MPI_COMM_WORLD), view(p), parts(4)); },
+  expect_error_everywhere([&] { hpart::partition_points(hpart::Comm(MPI_COMM_WORLD), view(p), parts(4)); },
                           "coordinates must be finite");
 }
 
 TEST(BadInput, NegativeWeight) {
   LocalPoints p = my_points();
   if (is_last()) p.weights[3] = -1.0;
-  expect_error_everywhere([&] { hpart::partition(hpart::Comm(MPI_COMM_WORLD), view(p), parts(4)); },
+  expect_error_everywhere([&] { hpart::partition_points(hpart::Comm(MPI_COMM_WORLD), view(p), parts(4)); },
                           "weights must be finite and >= 0");
 }
 
 TEST(BadInput, NanWeight) {
   LocalPoints p = my_points();
   if (is_last()) p.weights[0] = std::numeric_limits<double>::quiet_NaN();
-  expect_error_everywhere([&] { hpart::partition(hpart::Comm(MPI_COMM_WORLD), view(p), parts(4)); },
+  expect_error_everywhere([&] { hpart::partition_points(hpart::Comm(MPI_COMM_WORLD), view(p), parts(4)); },
                           "weight 0 of local object 0 is nan");
 }
 
 TEST(BadInput, PartsBelowOne) {
   LocalPoints p = my_points();
-  expect_error_everywhere([&] { hpart::partition(hpart::Comm(MPI_COMM_WORLD), view(p), parts(0)); },
+  expect_error_everywhere([&] { hpart::partition_points(hpart::Comm(MPI_COMM_WORLD), view(p), parts(0)); },
                           "parts must be >= 1");
 }
 
 TEST(BadInput, WeightArrayOfWrongLengthOnOneRank) {
   LocalPoints p = my_points();
   if (is_last()) p.weights.pop_back();
-  expect_error_everywhere([&] { hpart::partition(hpart::Comm(MPI_COMM_WORLD), view(p), parts(4)); },
+  expect_error_everywhere([&] { hpart::partition_points(hpart::Comm(MPI_COMM_WORLD), view(p), parts(4)); },
                           "weights has");
 }
 
 TEST(BadInput, IdsOfWrongLength) {
   LocalPoints p = my_points();
   if (is_last()) p.ids.push_back(0);
-  expect_error_everywhere([&] { hpart::partition(hpart::Comm(MPI_COMM_WORLD), view(p), parts(4)); },
+  expect_error_everywhere([&] { hpart::partition_points(hpart::Comm(MPI_COMM_WORLD), view(p), parts(4)); },
                           "give one id per point");
 }
 
 TEST(BadInput, NegativeImbalanceAndBadTargets) {
   LocalPoints p = my_points();
-  hpart::Options o = parts(3);
+  hpart::PointOptions o = parts(3);
   o.imbalance = -0.5;
-  expect_error_everywhere([&] { hpart::partition(hpart::Comm(MPI_COMM_WORLD), view(p), o); }, "imbalance must be");
+  expect_error_everywhere([&] { hpart::partition_points(hpart::Comm(MPI_COMM_WORLD), view(p), o); }, "imbalance must be");
   const std::vector<double> two = {1.0, 2.0};
   o.imbalance = 0.01;
   o.target_sizes = two;
-  expect_error_everywhere([&] { hpart::partition(hpart::Comm(MPI_COMM_WORLD), view(p), o); },
+  expect_error_everywhere([&] { hpart::partition_points(hpart::Comm(MPI_COMM_WORLD), view(p), o); },
                           "target_sizes has 2 values but parts = 3");
 }
 
@@ -128,7 +128,7 @@ TEST(BadInput, WrongDimension) {
   LocalPoints p = my_points();
   hpart::PointSet s = view(p);
   s.dim = 4;
-  expect_error_everywhere([&] { hpart::partition(hpart::Comm(MPI_COMM_WORLD), s, parts(2)); }, "dim must be 2 or 3");
+  expect_error_everywhere([&] { hpart::partition_points(hpart::Comm(MPI_COMM_WORLD), s, parts(2)); }, "dim must be 2 or 3");
 }
 
 TEST(BadInput, ErrorOnASubCommunicatorStaysThere) {
@@ -140,7 +140,7 @@ TEST(BadInput, ErrorOnASubCommunicatorStaysThere) {
   if (odd) p.coords[0] = std::numeric_limits<double>::quiet_NaN();
   bool threw = false;
   try {
-    hpart::partition(hpart::Comm(half), view(p), parts(3));
+    hpart::partition_points(hpart::Comm(half), view(p), parts(3));
   } catch (const hpart::Error&) {
     threw = true;
   }
@@ -152,7 +152,7 @@ TEST(BadInput, ErrorOnASubCommunicatorStaysThere) {
 TEST(EdgeInput, RanksWithZeroPointsAndMorePartsThanPoints) {
   // Only the last rank has points, and fewer than parts.
   LocalPoints p = make_points(Shape::uniform, 2, 0, is_last() ? 5 : 0, false);
-  const auto result = hpart::partition(hpart::Comm(MPI_COMM_WORLD), view(p), parts(8));
+  const auto result = hpart::partition_points(hpart::Comm(MPI_COMM_WORLD), view(p), parts(8));
   EXPECT_EQ(result.metrics.objects, 5);
   EXPECT_EQ(result.metrics.empty_parts, 3);
   for (long long s : result.part_sizes) EXPECT_LE(s, 1);
@@ -160,7 +160,7 @@ TEST(EdgeInput, RanksWithZeroPointsAndMorePartsThanPoints) {
 
 TEST(EdgeInput, EmptyPointSetGivesEmptyParts) {
   LocalPoints p = make_points(Shape::uniform, 3, 0, 0, false);
-  const auto result = hpart::partition(hpart::Comm(MPI_COMM_WORLD), view(p), parts(4));
+  const auto result = hpart::partition_points(hpart::Comm(MPI_COMM_WORLD), view(p), parts(4));
   EXPECT_EQ(result.metrics.objects, 0);
   EXPECT_EQ(result.metrics.empty_parts, 4);
 }
@@ -168,7 +168,7 @@ TEST(EdgeInput, EmptyPointSetGivesEmptyParts) {
 TEST(EdgeInput, AllPointsIdenticalStillBalance) {
   const auto [b, e] = hpart::testing::uneven_block(4000, world_rank(), world_size());
   LocalPoints p = make_points(Shape::identical, 3, b, e, false);
-  const auto result = hpart::partition(hpart::Comm(MPI_COMM_WORLD), view(p), parts(8));
+  const auto result = hpart::partition_points(hpart::Comm(MPI_COMM_WORLD), view(p), parts(8));
   for (long long s : result.part_sizes) EXPECT_EQ(s, 500);
 }
 
@@ -176,7 +176,7 @@ TEST(EdgeInput, AllZeroWeightsBalanceCounts) {
   const auto [b, e] = hpart::testing::uneven_block(4000, world_rank(), world_size());
   LocalPoints p = make_points(Shape::uniform, 3, b, e, true);
   std::fill(p.weights.begin(), p.weights.end(), 0.0);
-  const auto result = hpart::partition(hpart::Comm(MPI_COMM_WORLD), view(p), parts(4));
+  const auto result = hpart::partition_points(hpart::Comm(MPI_COMM_WORLD), view(p), parts(4));
   for (long long s : result.part_sizes) EXPECT_NEAR(static_cast<double>(s), 1000.0, 2.0);
 }
 

@@ -32,17 +32,17 @@ TEST(GraphPartition, EveryMethodBalancesAndCutsLikeMetis) {
     for (GraphMethod m : {GraphMethod::graph, GraphMethod::geometric_refine}) {
       opts.method = m;
       const auto p = hpart::partition_graph(comm, f.view(), opts);
-      ASSERT_EQ(p.partition.parts.size(), f.xadj.size() - 1);
-      EXPECT_EQ(p.partition.metrics.objects, 3000);
-      for (hpart::part_t q : p.partition.parts) {
+      ASSERT_EQ(p.parts.size(), f.xadj.size() - 1);
+      EXPECT_EQ(p.metrics.objects, 3000);
+      for (hpart::part_t q : p.parts) {
         ASSERT_GE(q, 0);
         ASSERT_LT(q, K);
       }
-      EXPECT_EQ(p.partition.metrics.empty_parts, 0);
-      EXPECT_LE(worst(p.partition), 0.03 + 1e-9) << hpart::to_string(m) << " K " << K;
+      EXPECT_EQ(p.metrics.empty_parts, 0);
+      EXPECT_LE(worst(p), 0.03 + 1e-9) << hpart::to_string(m) << " K " << K;
       // geometric+refine is a curve partition smoothed by label propagation only: looser.
       const double bound = m == GraphMethod::graph ? 1.25 : 1.5;
-      EXPECT_LE(static_cast<double>(p.metrics.edge_cut), bound * static_cast<double>(metis.metrics.edge_cut) + 2)
+      EXPECT_LE(static_cast<double>(p.cut.edge_cut), bound * static_cast<double>(metis.cut.edge_cut) + 2)
           << hpart::to_string(m) << " K " << K;
     }
   }
@@ -72,8 +72,8 @@ TEST(GraphPartition, MultiConstraintBalancesEveryWeight) {
     opts.method = m;
     opts.imbalance = 0.05;
     const auto p = hpart::partition_graph(comm, f.view(), opts);
-    ASSERT_EQ(p.partition.metrics.imbalance.size(), 2u);
-    EXPECT_LE(worst(p.partition), 0.05 + 1e-9) << hpart::to_string(m);
+    ASSERT_EQ(p.metrics.imbalance.size(), 2u);
+    EXPECT_LE(worst(p), 0.05 + 1e-9) << hpart::to_string(m);
   }
 }
 
@@ -93,15 +93,15 @@ TEST(GraphPartition, LargeGraphTakesTheDistributedLevels) {
       const auto metis = hpart::partition_graph(comm, f.view(), opts);
       opts.method = GraphMethod::graph;
       const auto p = hpart::partition_graph(comm, f.view(), opts);
-      ASSERT_EQ(p.partition.parts.size(), f.xadj.size() - 1);
-      for (hpart::part_t q : p.partition.parts) {
+      ASSERT_EQ(p.parts.size(), f.xadj.size() - 1);
+      for (hpart::part_t q : p.parts) {
         ASSERT_GE(q, 0);
         ASSERT_LT(q, K);
       }
-      EXPECT_EQ(p.partition.metrics.objects, 230 * 190);
-      EXPECT_EQ(p.partition.metrics.empty_parts, 0);
-      EXPECT_LE(worst(p.partition), opts.imbalance + 1e-9) << "ncon " << ncon << " K " << K;
-      EXPECT_LE(static_cast<double>(p.metrics.edge_cut), 1.15 * static_cast<double>(metis.metrics.edge_cut))
+      EXPECT_EQ(p.metrics.objects, 230 * 190);
+      EXPECT_EQ(p.metrics.empty_parts, 0);
+      EXPECT_LE(worst(p), opts.imbalance + 1e-9) << "ncon " << ncon << " K " << K;
+      EXPECT_LE(static_cast<double>(p.cut.edge_cut), 1.15 * static_cast<double>(metis.cut.edge_cut))
           << "ncon " << ncon << " K " << K;
     }
   }
@@ -120,12 +120,12 @@ TEST(GraphPartition, EdgeWeightsPast32BitsGiveTheUnitPartition) {
   opts.parts = 12;
   const auto a = hpart::partition_graph(comm, unit.view(), opts);
   const auto b = hpart::partition_graph(comm, heavy.view(), opts);
-  const double heavy_edges = static_cast<double>(b.metrics.edge_cut) / static_cast<double>(std::int64_t{1} << 30);
-  EXPECT_EQ(b.metrics.edge_cut % (std::int64_t{1} << 30), 0);
-  EXPECT_LE(heavy_edges, 1.1 * static_cast<double>(a.metrics.edge_cut));
-  EXPECT_GE(heavy_edges, 0.9 * static_cast<double>(a.metrics.edge_cut));
-  EXPECT_LE(worst(b.partition), opts.imbalance + 1e-9);
-  EXPECT_EQ(b.partition.metrics.empty_parts, 0);
+  const double heavy_edges = static_cast<double>(b.cut.edge_cut) / static_cast<double>(std::int64_t{1} << 30);
+  EXPECT_EQ(b.cut.edge_cut % (std::int64_t{1} << 30), 0);
+  EXPECT_LE(heavy_edges, 1.1 * static_cast<double>(a.cut.edge_cut));
+  EXPECT_GE(heavy_edges, 0.9 * static_cast<double>(a.cut.edge_cut));
+  EXPECT_LE(worst(b), opts.imbalance + 1e-9);
+  EXPECT_EQ(b.metrics.empty_parts, 0);
 }
 
 // Vertex ids that scatter every edge across ranks (grid vertex v gets id (v mod R) * N/R + v / R,
@@ -154,10 +154,10 @@ TEST(GraphPartition, EdgesThatAllCrossRanksStillPartition) {
   hpart::GraphOptions opts;
   opts.parts = 8;
   const auto p = hpart::partition_graph(comm, f.view(), opts);
-  EXPECT_EQ(p.partition.metrics.objects, N);
-  EXPECT_EQ(p.partition.metrics.empty_parts, 0);
-  EXPECT_LE(worst(p.partition), 0.03 + 1e-9);
-  for (hpart::part_t q : p.partition.parts) {
+  EXPECT_EQ(p.metrics.objects, N);
+  EXPECT_EQ(p.metrics.empty_parts, 0);
+  EXPECT_LE(worst(p), 0.03 + 1e-9);
+  for (hpart::part_t q : p.parts) {
     ASSERT_GE(q, 0);
     ASSERT_LT(q, 8);
   }
@@ -165,7 +165,7 @@ TEST(GraphPartition, EdgesThatAllCrossRanksStillPartition) {
   if (w.rank == 0) {
     const hpart::GraphFile one = hpart::testing::grid_graph(nx, ny, 0, 1);
     const auto ref = hpart::partition_graph(hpart::Comm(MPI_COMM_SELF), one.view(), opts);
-    EXPECT_LE(static_cast<double>(p.metrics.edge_cut), 1.5 * static_cast<double>(ref.metrics.edge_cut));
+    EXPECT_LE(static_cast<double>(p.cut.edge_cut), 1.5 * static_cast<double>(ref.cut.edge_cut));
   }
 }
 
@@ -176,8 +176,8 @@ TEST(GraphPartition, MorePartsThanVerticesLeavesEmptyParts) {
   hpart::GraphOptions opts;
   opts.parts = 5;
   const auto p = hpart::partition_graph(comm, f.view(), opts);
-  EXPECT_EQ(p.partition.metrics.objects, 3);
-  EXPECT_EQ(p.partition.metrics.empty_parts, 2);
+  EXPECT_EQ(p.metrics.objects, 3);
+  EXPECT_EQ(p.metrics.empty_parts, 2);
 }
 
 TEST(GraphPartition, WorksOnSubCommunicators) {
@@ -188,8 +188,8 @@ TEST(GraphPartition, WorksOnSubCommunicators) {
   hpart::GraphOptions opts;
   opts.parts = 4 + colour;
   const auto p = hpart::partition_graph(hpart::Comm(half), f.view(), opts);
-  EXPECT_EQ(p.partition.metrics.objects, (30 + 10 * colour) * 20);
-  EXPECT_LE(worst(p.partition), 0.03 + 1e-9);
+  EXPECT_EQ(p.metrics.objects, (30 + 10 * colour) * 20);
+  EXPECT_LE(worst(p), 0.03 + 1e-9);
 }
 
 // Hierarchical: parts grouped by node and less traffic between nodes than METIS parts mapped to
@@ -204,8 +204,8 @@ TEST(GraphHierarchy, KeepsTrafficInsideNodes) {
   hpart::HierGraphOptions h;
   h.parts = 4 * w.size;
   const hpart::HierPartition hp = hpart::partition_graph_hierarchical(comm, f.view(), t, h);
-  EXPECT_LE(worst(hp.partition), 0.03 + 1e-9);
-  EXPECT_EQ(hp.partition.metrics.empty_parts, 0);
+  EXPECT_LE(worst(hp), 0.03 + 1e-9);
+  EXPECT_EQ(hp.metrics.empty_parts, 0);
   hpart::GraphOptions flat;
   flat.parts = h.parts;
   flat.method = GraphMethod::metis;
@@ -236,7 +236,7 @@ TEST(GraphHierarchy, KeepsTrafficInsideNodes) {
     }
     return volume;
   };
-  EXPECT_LE(internode(hp.partition.parts, hp.node_of_part), internode(fp.partition.parts, flat_node));
+  EXPECT_LE(internode(hp.parts, hp.node_of_part), internode(fp.parts, flat_node));
 }
 
 TEST(GraphBadInput, OptionsAndStructure) {

@@ -45,13 +45,13 @@ TEST_P(GridProperties, TilesBalancesAndIsIndependentOfRanks) {
   opts.method = c.method;
   const hpart::GridPartition p = hpart::partition_grid(hpart::Comm(w.comm), lg.grid, opts);
   const long long cells = lg.grid.domain().volume();
-  ASSERT_EQ(p.partition.metrics.objects, cells);
+  ASSERT_EQ(p.metrics.objects, cells);
   ASSERT_EQ(p.boxes.size(), static_cast<std::size_t>(c.parts));
 
   // The locator agrees with the parts; box-shaped parts contain their cells.
-  for (std::size_t i = 0; i < p.partition.parts.size(); ++i) {
+  for (std::size_t i = 0; i < p.parts.size(); ++i) {
     const hpart::Cell cell = local_cell(lg.grid.local, i);
-    const hpart::part_t q = p.partition.parts[i];
+    const hpart::part_t q = p.parts[i];
     ASSERT_GE(q, 0);
     ASSERT_LT(q, c.parts);
     ASSERT_EQ(p.part_of(cell), q);
@@ -62,7 +62,7 @@ TEST_P(GridProperties, TilesBalancesAndIsIndependentOfRanks) {
     long long sum = 0;
     for (int q = 0; q < c.parts; ++q) {
       sum += p.boxes[static_cast<std::size_t>(q)].empty() ? 0 : p.boxes[static_cast<std::size_t>(q)].volume();
-      EXPECT_EQ(p.partition.part_sizes[static_cast<std::size_t>(q)],
+      EXPECT_EQ(p.part_sizes[static_cast<std::size_t>(q)],
                 p.boxes[static_cast<std::size_t>(q)].empty() ? 0 : p.boxes[static_cast<std::size_t>(q)].volume());
     }
     EXPECT_EQ(sum, cells);
@@ -70,23 +70,23 @@ TEST_P(GridProperties, TilesBalancesAndIsIndependentOfRanks) {
   // The same grid on one rank alone gives the same partition (cell by cell via the locators).
   const LocalGrid alone = slab_grid(c.dim, c.extent, 0, 1, c.peak);
   const hpart::GridPartition ref = hpart::partition_grid(hpart::Comm(MPI_COMM_SELF), alone.grid, opts);
-  for (std::size_t i = 0; i < p.partition.parts.size(); ++i)
-    ASSERT_EQ(ref.part_of(local_cell(lg.grid.local, i)), p.partition.parts[i]) << "differs from the np 1 partition";
-  EXPECT_EQ(ref.partition.part_weights, p.partition.part_weights);
+  for (std::size_t i = 0; i < p.parts.size(); ++i)
+    ASSERT_EQ(ref.part_of(local_cell(lg.grid.local, i)), p.parts[i]) << "differs from the np 1 partition";
+  EXPECT_EQ(ref.part_weights, p.part_weights);
 
   // Balance within what each method can promise.
   if (c.method == GridMethod::sfc) {
-    const double wmax = 1.0 + c.peak, avg = p.partition.part_weights.empty() ? 1.0 : [&] {
+    const double wmax = 1.0 + c.peak, avg = p.part_weights.empty() ? 1.0 : [&] {
       double s = 0;
-      for (double x : p.partition.part_weights) s += x;
+      for (double x : p.part_weights) s += x;
       return s / c.parts;
     }();
-    EXPECT_LE(p.partition.metrics.imbalance[0], opts.imbalance + wmax / avg);
+    EXPECT_LE(p.metrics.imbalance[0], opts.imbalance + wmax / avg);
   }
   if (c.method == GridMethod::blocks && c.peak == 0.0 && cells >= 50LL * c.parts) {
-    EXPECT_LE(p.partition.metrics.imbalance[0], 0.2);
+    EXPECT_LE(p.metrics.imbalance[0], 0.2);
   }
-  EXPECT_EQ(p.partition.metrics.empty_parts, 0);
+  EXPECT_EQ(p.metrics.empty_parts, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -107,12 +107,12 @@ TEST(GridBlocks, BalancesAHotspotToTheLayerBound) {
   const auto blocks = hpart::partition_grid(hpart::Comm(w.comm), lg.grid, opts);
   opts.method = GridMethod::uniform;
   const auto naive = hpart::partition_grid(hpart::Comm(w.comm), lg.grid, opts);
-  EXPECT_LT(blocks.partition.metrics.imbalance[0], 0.05);
-  EXPECT_GT(naive.partition.metrics.imbalance[0], 1.0);  // the hotspot lands in a few blocks
+  EXPECT_LT(blocks.metrics.imbalance[0], 0.05);
+  EXPECT_GT(naive.metrics.imbalance[0], 1.0);  // the hotspot lands in a few blocks
   opts.method = GridMethod::sfc;
   opts.imbalance = 0.001;
   const auto sfc = hpart::partition_grid(hpart::Comm(w.comm), lg.grid, opts);
-  EXPECT_LT(sfc.partition.metrics.imbalance[0], 0.01);
+  EXPECT_LT(sfc.metrics.imbalance[0], 0.01);
 }
 
 TEST(GridNeighbours, BoxFormulaAgreesWithCellCount) {
@@ -176,7 +176,7 @@ TEST(GridPartition, WorksOnSubCommunicators) {
   opts.parts = 5 + colour;
   opts.method = colour ? GridMethod::sfc : GridMethod::blocks;
   const auto p = hpart::partition_grid(hpart::Comm(half), lg.grid, opts);
-  EXPECT_EQ(p.partition.metrics.objects, (30 + 10 * colour) * 20);
+  EXPECT_EQ(p.metrics.objects, (30 + 10 * colour) * 20);
 }
 
 // Bad input: the same hpart::Error on every rank, never a hang.

@@ -83,38 +83,37 @@ void drifting_hotspot(MPI_Comm handle, int dim, std::array<std::int64_t, 3> exte
   int kept = 0;
   for (int step = 1; step <= 6; ++step) {
     set_costs(lg, 0.12 * step);
-    const hpart::GridRepartOptions o{.parts = kParts, .tolerance = kTolerance};
+    const hpart::GridRepartOptions o{.parts = kParts, .imbalance = kTolerance};
     const hpart::GridRepartition r = hpart::repartition_grid(comm, lg.grid, current, o);
-    const hpart::GridPartition& p = r.grid;
+    const hpart::GridPartition& p = r;
     EXPECT_FALSE(r.from_scratch) << "step " << step;
-    EXPECT_EQ(r.planes, kParts - 1);
-    kept += r.planes - r.planes_moved;
+    kept += (kParts - 1) - r.steps;
     // Every cell in exactly one part, inside that part's box, as the locator says.
-    ASSERT_EQ(p.partition.metrics.objects, cells);
+    ASSERT_EQ(p.metrics.objects, cells);
     long long volume = 0;
     for (const hpart::Box& b : p.boxes) volume += b.empty() ? 0 : b.volume();
     EXPECT_EQ(volume, cells);
-    for (std::size_t i = 0; i < p.partition.parts.size(); ++i) {
+    for (std::size_t i = 0; i < p.parts.size(); ++i) {
       const hpart::Cell cell = local_cell(lg.grid.local, i);
-      const hpart::part_t q = p.partition.parts[i];
+      const hpart::part_t q = p.parts[i];
       ASSERT_TRUE(q >= 0 && q < kParts);
       ASSERT_EQ(p.part_of(cell), q);
       ASSERT_TRUE(p.boxes[static_cast<std::size_t>(q)].contains(cell));
     }
     // Within the tolerance (layers are whole cells: a fresh partition's own imbalance is allowed on top).
     const hpart::GridPartition f = fresh_blocks(comm, lg.grid);
-    EXPECT_LE(p.partition.metrics.imbalance[0], kTolerance + f.partition.metrics.imbalance[0] + 1e-12) << "step " << step;
+    EXPECT_LE(p.metrics.imbalance[0], kTolerance + f.metrics.imbalance[0] + 1e-12) << "step " << step;
     // The migration reported is what a recount finds, and the cell count too.
-    EXPECT_NEAR(r.migrated_weight, moved_between(handle, lg, current, p), 1e-9 * r.migrated_weight + 1e-9);
+    EXPECT_NEAR(r.migrated.weight, moved_between(handle, lg, current, p), 1e-9 * r.migrated.weight + 1e-9);
     // The same on one rank alone.
     set_costs(alone, 0.12 * step);
     const hpart::GridRepartition ra = hpart::repartition_grid(hpart::Comm(MPI_COMM_SELF), alone.grid, current_alone, o);
-    EXPECT_EQ(ra.grid.boxes, p.boxes) << "step " << step << ": differs from the np 1 result";
-    EXPECT_EQ(ra.planes_moved, r.planes_moved);
-    incremental += r.migrated_weight;
+    EXPECT_EQ(ra.boxes, p.boxes) << "step " << step << ": differs from the np 1 result";
+    EXPECT_EQ(ra.steps, r.steps);
+    incremental += r.migrated.weight;
     fresh += moved_between(handle, lg, current, f);
     current = p;
-    current_alone = ra.grid;
+    current_alone = ra;
   }
   EXPECT_GT(kept, 0);                // some planes stayed where they were
   EXPECT_GT(incremental, 0.0);       // and the drift moved others
@@ -136,11 +135,11 @@ TEST(GridRepart, UnchangedCostsMoveNothing) {
   set_costs(lg, 0.3);
   const hpart::GridPartition p = fresh_blocks(comm, lg.grid);
   const hpart::GridRepartition r = hpart::repartition_grid(comm, lg.grid, p, {.parts = kParts});
-  EXPECT_EQ(r.planes_moved, 0);
-  EXPECT_EQ(r.migrated_cells, 0);
-  EXPECT_EQ(r.migrated_weight, 0.0);
-  EXPECT_EQ(r.grid.boxes, p.boxes);
-  EXPECT_EQ(r.grid.partition.parts, p.partition.parts);
+  EXPECT_EQ(r.steps, 0);
+  EXPECT_EQ(r.migrated.objects, 0);
+  EXPECT_EQ(r.migrated.weight, 0.0);
+  EXPECT_EQ(r.boxes, p.boxes);
+  EXPECT_EQ(r.parts, p.parts);
 }
 
 // An 8 x 2 grid in 4 parts is cut along x twice; all the cost in column 0 moves the root plane
@@ -160,8 +159,8 @@ TEST(GridRepart, TreeThatNoLongerFitsFallsBackToFresh) {
   const hpart::GridRepartition r = hpart::repartition_grid(comm, lg.grid, p, {.parts = 4});
   EXPECT_TRUE(r.from_scratch);
   const hpart::GridPartition f = hpart::partition_grid(comm, lg.grid, o);
-  EXPECT_EQ(r.grid.boxes, f.boxes);
-  EXPECT_DOUBLE_EQ(r.migrated_weight, moved_between(w.comm, lg, p, r.grid));
+  EXPECT_EQ(r.boxes, f.boxes);
+  EXPECT_DOUBLE_EQ(r.migrated.weight, moved_between(w.comm, lg, p, r));
 }
 
 void bad_input(MPI_Comm handle) {
@@ -175,10 +174,10 @@ void bad_input(MPI_Comm handle) {
   expect_error_everywhere([&] { hpart::repartition_grid(comm, lg.grid, blocks, {.parts = kParts + 1}); },
                           "has 8 parts but parts = 9");
   expect_error_everywhere(
-      [&] { hpart::repartition_grid(comm, lg.grid, blocks, {.parts = kParts, .tolerance = std::nan("")}); },
-      "tolerance must be in [0, 10)");
-  expect_error_everywhere([&] { hpart::repartition_grid(comm, lg.grid, blocks, {.parts = kParts, .tolerance = -1}); },
-                          "tolerance must be in [0, 10)");
+      [&] { hpart::repartition_grid(comm, lg.grid, blocks, {.parts = kParts, .imbalance = std::nan("")}); },
+      "imbalance must be in [0, 10)");
+  expect_error_everywhere([&] { hpart::repartition_grid(comm, lg.grid, blocks, {.parts = kParts, .imbalance = -1}); },
+                          "imbalance must be in [0, 10)");
   hpart::GridOptions so;
   so.parts = kParts;
   so.method = hpart::GridMethod::sfc;

@@ -242,7 +242,7 @@ TEST(Hdf5Points, SeveralWeightsPerPointBalanceTheFirst) {
   std::vector<double> two;  // w and 2 w + 1 per point
   for (const double w : mine.weights) two.insert(two.end(), {w, 2 * w + 1});
   const hpart::PointSet view{mine.coords, 2, two, 2, mine.ids};
-  const hpart::Partition p = hpart::partition(comm, view, hpart::presets::points(5));
+  const hpart::Partition p = hpart::partition_points(comm, view, hpart::PointOptions::preset(hpart::Preset::standard, 5));
   const std::string path = scratch("ncon2");
   hpart::write_partition_h5(comm, path, p, {}, &view);
   expect_points_read_back(c, hpart::read_points_h5(comm, path), n, 2, true);  // the first column
@@ -337,8 +337,8 @@ TEST_P(Hdf5Grid, CostFieldInPartitionOutCellByCell) {
 
   // Partition what was read: the same partition as from the original spread (cell by cell).
   const hpart::GridPartition p = hpart::partition_grid(comm, field.grid, opts);
-  for (std::size_t i = 0; i < p.partition.parts.size(); ++i)
-    ASSERT_EQ(p.partition.parts[i], first.part_of(local_cell(field.grid.local, i)));
+  for (std::size_t i = 0; i < p.parts.size(); ++i)
+    ASSERT_EQ(p.parts[i], first.part_of(local_cell(field.grid.local, i)));
   const std::string path = scratch("grid" + tag);
   hpart::write_grid_partition_h5(comm, path, field.grid, p);
 
@@ -510,7 +510,7 @@ TEST(Hdf5BadInput, WriterArgumentsAndPaths) {
   const auto [b, e] = hpart::testing::uneven_block(100, c.rank, c.size);
   const LocalPoints mine = make_points(Shape::uniform, 3, b, e, true);
   const hpart::PointSet view{mine.coords, 3, mine.weights, 1, mine.ids};
-  const hpart::Partition p = hpart::partition(comm, view, hpart::presets::points(4));
+  const hpart::Partition p = hpart::partition_points(comm, view, hpart::PointOptions::preset(hpart::Preset::standard, 4));
   expect_error_everywhere(c, [&] { hpart::write_partition_h5(comm, "/nonexistent-dir/x.h5", p, mine.ids, &view); },
                           hpart::ErrorCode::io, "cannot create '/nonexistent-dir/x.h5'");
   expect_error_everywhere(c, [&] { hpart::write_points_h5(comm, scratch("self") + ".xmf", view); },

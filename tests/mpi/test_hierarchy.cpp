@@ -86,17 +86,17 @@ TEST(Hierarchy, PartsGroupedByNodeBalancedAndLocatable) {
     opts.parts = 2 * w.size + 1;
     opts.node_cut = cut;
     const hpart::HierGridPartition h = hpart::partition_grid_hierarchical(comm, lg.grid, t, opts);
-    const auto& p = h.partition;
-    ASSERT_EQ(p.partition.num_parts, opts.parts);
+    const auto& p = h;
+    ASSERT_EQ(p.num_parts, opts.parts);
     ASSERT_EQ(h.node_of_part.size(), static_cast<std::size_t>(opts.parts));
-    EXPECT_EQ(p.partition.metrics.objects, lg.grid.domain().volume());
-    EXPECT_EQ(p.partition.metrics.empty_parts, 0);
+    EXPECT_EQ(p.metrics.objects, lg.grid.domain().volume());
+    EXPECT_EQ(p.metrics.empty_parts, 0);
     // Staircase nodes balance to a cell, graph nodes to a block of cells (small grid: tiny
     // blocks); box nodes only to a cell layer (small grid: a few %).
-    EXPECT_LT(p.partition.metrics.imbalance[0], cut == hpart::NodeCut::boxes ? 0.15 : 0.02) << static_cast<int>(cut);
-    for (std::size_t i = 0; i < p.partition.parts.size(); ++i) {
+    EXPECT_LT(p.metrics.imbalance[0], cut == hpart::NodeCut::boxes ? 0.15 : 0.02) << static_cast<int>(cut);
+    for (std::size_t i = 0; i < p.parts.size(); ++i) {
       const hpart::Cell c = local_cell(lg.grid.local, i);
-      const hpart::part_t q = p.partition.parts[i];
+      const hpart::part_t q = p.parts[i];
       ASSERT_EQ(p.part_of(c), q);
       ASSERT_TRUE(h.node_boxes[static_cast<std::size_t>(h.node_of_part[static_cast<std::size_t>(q)])].contains(c));
     }
@@ -135,9 +135,9 @@ TEST(Hierarchy, LessInternodeTrafficThanFlat) {
     opts.parts = w.size;
     opts.node_cut = cut;
     const auto hier = hpart::partition_grid_hierarchical(comm, lg.grid, t, opts);
-    const auto vh = hpart::level_volumes(hpart::grid_neighbours(comm, lg.grid, hier.partition), hier.node_of_part);
+    const auto vh = hpart::level_volumes(hpart::grid_neighbours(comm, lg.grid, hier), hier.node_of_part);
     EXPECT_LE(vh.internode, vf.internode) << static_cast<int>(cut);
-    EXPECT_LT(hier.partition.partition.metrics.imbalance[0], 0.01) << static_cast<int>(cut);
+    EXPECT_LT(hier.metrics.imbalance[0], 0.01) << static_cast<int>(cut);
   }
 }
 
@@ -158,10 +158,10 @@ TEST(Hierarchy, GraphNodesIndependentOfRanks) {
     const hpart::Comm two(pair);
     const LocalGrid sub = slab_grid(3, extent, w.rank, 2, 20.0);
     const auto small = hpart::partition_grid_hierarchical(two, sub.grid, hpart::detect_topology(two, "2x1"), opts);
-    for (std::size_t i = 0; i < small.partition.partition.parts.size(); ++i) {
+    for (std::size_t i = 0; i < small.parts.size(); ++i) {
       const hpart::Cell c = local_cell(sub.grid.local, i);
-      ASSERT_EQ(small.node_of_part[static_cast<std::size_t>(small.partition.partition.parts[i])],
-                world.node_of_part[static_cast<std::size_t>(world.partition.part_of(c))]) << "cell " << c[0] << "," << c[1] << "," << c[2];
+      ASSERT_EQ(small.node_of_part[static_cast<std::size_t>(small.parts[i])],
+                world.node_of_part[static_cast<std::size_t>(world.part_of(c))]) << "cell " << c[0] << "," << c[1] << "," << c[2];
     }
   }
   MPI_Comm_free(&pair);
@@ -181,12 +181,12 @@ TEST(PointHierarchy, GroupsByNodeBalancesAndMigratesToTheNode) {
     const hpart::PointSet view{pts.coords, 3, pts.weights, 1, pts.ids};
     hpart::HierPointOptions opts;
     opts.parts = 2 * w.size + 1;
-    opts.rank_method = hpart::Method::morton;
+    opts.rank_curve = hpart::Curve::morton;
     const hpart::HierPartition h = hpart::partition_points_hierarchical(comm, view, t, opts);
-    ASSERT_EQ(h.partition.parts.size(), pts.ids.size());
-    EXPECT_EQ(h.partition.metrics.objects, n);
-    EXPECT_EQ(h.partition.metrics.empty_parts, 0);
-    EXPECT_LT(h.partition.metrics.imbalance[0], weighted ? 0.05 : 0.01);
+    ASSERT_EQ(h.parts.size(), pts.ids.size());
+    EXPECT_EQ(h.metrics.objects, n);
+    EXPECT_EQ(h.metrics.empty_parts, 0);
+    EXPECT_LT(h.metrics.imbalance[0], weighted ? 0.05 : 0.01);
     ASSERT_EQ(h.node_of_part.size(), static_cast<std::size_t>(opts.parts));
     for (std::size_t q = 0; q < h.owner_of_part.size(); ++q) {
       EXPECT_EQ(t.node_of_rank[static_cast<std::size_t>(h.owner_of_part[q])], h.node_of_part[q]);
@@ -196,7 +196,7 @@ TEST(PointHierarchy, GroupsByNodeBalancesAndMigratesToTheNode) {
     }
     // The same points on one rank (one node per emulated node is not possible there, so compare
     // against a flat partition of the node level: the node of every point must match).
-    hpart::Options node_opts;
+    hpart::PointOptions node_opts;
     node_opts.parts = t.nodes;
     std::vector<double> share;
     for (int i = 0; i < t.nodes; ++i)
@@ -204,12 +204,12 @@ TEST(PointHierarchy, GroupsByNodeBalancesAndMigratesToTheNode) {
     node_opts.target_sizes = share;
     const auto all = hpart::testing::make_points(hpart::testing::Shape::clusters, 3, 0, n, weighted);
     const hpart::PointSet whole{all.coords, 3, all.weights, 1, all.ids};
-    const hpart::Partition ref = hpart::partition(hpart::Comm(MPI_COMM_SELF), whole, node_opts);
+    const hpart::Partition ref = hpart::partition_points(hpart::Comm(MPI_COMM_SELF), whole, node_opts);
     for (std::size_t i = 0; i < pts.ids.size(); ++i)
-      ASSERT_EQ(h.node_of_part[static_cast<std::size_t>(h.partition.parts[i])], ref.parts[static_cast<std::size_t>(pts.ids[i])]);
+      ASSERT_EQ(h.node_of_part[static_cast<std::size_t>(h.parts[i])], ref.parts[static_cast<std::size_t>(pts.ids[i])]);
     // Migration by the owner map: every point arrives on a rank of its node.
-    const hpart::Migration m(comm, h.partition.parts, std::span<const int>(h.owner_of_part));
-    const std::vector<hpart::part_t> arrived = m.move(h.partition.parts);
+    const hpart::Migration m(comm, h.parts, std::span<const int>(h.owner_of_part));
+    const std::vector<hpart::part_t> arrived = m.move(h.parts);
     for (hpart::part_t q : arrived) {
       EXPECT_EQ(h.owner_of_part[static_cast<std::size_t>(q)], w.rank);
     }
@@ -217,7 +217,7 @@ TEST(PointHierarchy, GroupsByNodeBalancesAndMigratesToTheNode) {
     bad_owner.back() = w.size;  // not a rank
     bool refused = false;
     try {
-      const hpart::Migration bad(comm, h.partition.parts, std::span<const int>(bad_owner));
+      const hpart::Migration bad(comm, h.parts, std::span<const int>(bad_owner));
     } catch (const hpart::Error& err) {
       refused = err.code() == hpart::ErrorCode::invalid_argument;
     }

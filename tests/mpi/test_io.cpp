@@ -235,10 +235,10 @@ TEST(PartitionPng, DrawsEveryRanksPointsTheSameForAnyRankCount) {
   const auto [first, last] = hpart::testing::uneven_block(n, c.rank, c.size);
   const LocalPoints mine = make_points(Shape::uniform, 3, first, last, false);
   const hpart::Comm comm(c.comm);
-  hpart::Options opts;
+  hpart::PointOptions opts;
   opts.parts = 7;
   const hpart::PointSet view{mine.coords, 3, {}, 1, mine.ids};
-  const auto p = hpart::partition(comm, view, opts);
+  const auto p = hpart::partition_points(comm, view, opts);
   const std::string path = scratch("picture", c) + ".png";
   hpart::write_partition_png(comm, path, view, p.parts, p.num_parts, 200);
   if (c.rank == 0) {
@@ -410,7 +410,7 @@ TEST(TextIoValues, TinyDenormalAndHugeWeightsReadAndPartition) {
     const hpart::PointFile f = hpart::read_points_text(comm, path, 2);  // x y w
     expect_values(f);
     // They partition (weights of any finite size are summed in fixed point), and write back bit for bit.
-    const hpart::Partition p = hpart::partition(comm, f.view(), hpart::presets::points(2));
+    const hpart::Partition p = hpart::partition_points(comm, f.view(), hpart::PointOptions::preset(hpart::Preset::standard, 2));
     EXPECT_EQ(p.metrics.objects, 7);
     hpart::write_points_text(comm, path + ".out", f.view());
     expect_values(hpart::read_points_text(comm, path + ".out", 2));

@@ -60,10 +60,10 @@ void check_migration(MPI_Comm comm_handle, int K) {
   hpart::Comm comm(comm_handle);
   const auto [b, e] = hpart::testing::uneven_block(25000, comm.rank(), comm.size());
   const LocalPoints mine = make_points(Shape::clusters, 3, b, e, true);
-  hpart::Options opts;
+  hpart::PointOptions opts;
   opts.parts = K;
   const hpart::PointSet pts{.coords = mine.coords, .dim = 3, .weights = mine.weights, .ncon = 1, .ids = mine.ids};
-  const hpart::Partition p = hpart::partition(comm, pts, opts);
+  const hpart::Partition p = hpart::partition_points(comm, pts, opts);
   const std::vector<Particle> before = particles_of(mine, p.parts);
 
   const hpart::Migration plan(comm, p);
@@ -86,7 +86,7 @@ void check_migration(MPI_Comm comm_handle, int K) {
   long long leaving = 0;
   for (const Particle& q : before) leaving += owners.owner(q.part) != comm.rank();
   MPI_Allreduce(MPI_IN_PLACE, &leaving, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
-  EXPECT_EQ(plan.global_migrated(), leaving);
+  EXPECT_EQ(plan.migrated().objects, leaving);
   EXPECT_EQ(plan.bytes_sent(), plan.num_exports() * (sizeof(Particle) + sizeof(hpart::gid_t)));
 
   // A second partition of the migrated data moves nothing: every object is home already.
@@ -96,8 +96,8 @@ void check_migration(MPI_Comm comm_handle, int K) {
     weights.push_back(q.weight);
   }
   const hpart::PointSet moved{.coords = coords, .dim = 3, .weights = weights, .ncon = 1, .ids = ids_after};
-  const hpart::Partition again = hpart::partition(comm, moved, opts);
-  EXPECT_EQ(hpart::Migration(comm, again).global_migrated(), 0);
+  const hpart::Partition again = hpart::partition_points(comm, moved, opts);
+  EXPECT_EQ(hpart::Migration(comm, again).migrated().objects, 0);
 }
 
 TEST(Migration, ConservesIdsPayloadsAndWeight) { check_migration(MPI_COMM_WORLD, 24); }

@@ -128,15 +128,15 @@ TEST_P(PatchProperties, AssignsEveryPatchOnceAndIsIndependentOfRanks) {
   opts.parts = c.parts;
   opts.method = c.method;
   const hpart::PatchPartition p = hpart::partition_patches(hpart::Comm(w.comm), local.list, opts);
-  ASSERT_EQ(p.partition.parts.size(), mine.size());
+  ASSERT_EQ(p.parts.size(), mine.size());
   ASSERT_EQ(p.boxes.size(), static_cast<std::size_t>(c.parts));
-  EXPECT_EQ(p.partition.metrics.objects, static_cast<long long>(L.boxes.size()));
+  EXPECT_EQ(p.metrics.objects, static_cast<long long>(L.boxes.size()));
   const double total = std::accumulate(L.cost.begin(), L.cost.end(), 0.0);
-  EXPECT_NEAR(std::accumulate(p.partition.part_weights.begin(), p.partition.part_weights.end(), 0.0), total, 1e-9 * total);
-  EXPECT_EQ(std::accumulate(p.partition.part_sizes.begin(), p.partition.part_sizes.end(), 0LL),
+  EXPECT_NEAR(std::accumulate(p.part_weights.begin(), p.part_weights.end(), 0.0), total, 1e-9 * total);
+  EXPECT_EQ(std::accumulate(p.part_sizes.begin(), p.part_sizes.end(), 0LL),
             static_cast<long long>(L.boxes.size()));
   for (std::size_t i = 0; i < mine.size(); ++i) {
-    const hpart::part_t q = p.partition.parts[i];
+    const hpart::part_t q = p.parts[i];
     ASSERT_GE(q, 0);
     ASSERT_LT(q, c.parts);
     EXPECT_EQ(p.boxes[static_cast<std::size_t>(q)].intersect(local.boxes[i]), local.boxes[i]) << "patch outside its part's box";
@@ -147,20 +147,20 @@ TEST_P(PatchProperties, AssignsEveryPatchOnceAndIsIndependentOfRanks) {
   const LocalLevel whole = local_level(L, all);
   const hpart::PatchPartition ref = hpart::partition_patches(hpart::Comm(MPI_COMM_SELF), whole.list, opts);
   std::vector<hpart::part_t> ref_of(L.boxes.size());
-  for (std::size_t k = 0; k < all.size(); ++k) ref_of[all[k]] = ref.partition.parts[k];
-  for (std::size_t i = 0; i < mine.size(); ++i) ASSERT_EQ(p.partition.parts[i], ref_of[mine[i]]) << "differs from np 1";
+  for (std::size_t k = 0; k < all.size(); ++k) ref_of[all[k]] = ref.parts[k];
+  for (std::size_t i = 0; i < mine.size(); ++i) ASSERT_EQ(p.parts[i], ref_of[mine[i]]) << "differs from np 1";
 
   // Balance: no worse than one patch above the mean (LPT and chains both promise that), and the
   // refinement never worse than plain chains.
   const double mean = total / c.parts, biggest = *std::max_element(L.cost.begin(), L.cost.end());
-  EXPECT_LE(p.partition.metrics.imbalance[0], biggest / mean + 1e-9);
+  EXPECT_LE(p.metrics.imbalance[0], biggest / mean + 1e-9);
   if (c.method == PatchMethod::sfc_swap) {
     opts.method = PatchMethod::sfc;
     const hpart::PatchPartition plain = hpart::partition_patches(hpart::Comm(w.comm), local.list, opts);
-    EXPECT_LE(p.partition.metrics.imbalance[0], plain.partition.metrics.imbalance[0] + 1e-12);
+    EXPECT_LE(p.metrics.imbalance[0], plain.metrics.imbalance[0] + 1e-12);
   }
   if (L.boxes.size() >= static_cast<std::size_t>(c.parts)) {
-    EXPECT_EQ(p.partition.metrics.empty_parts, 0);
+    EXPECT_EQ(p.metrics.empty_parts, 0);
   }
 }
 
@@ -180,7 +180,7 @@ TEST(PatchPartition, CellCountIsTheDefaultCost) {
   const auto p = hpart::partition_patches(hpart::Comm(w.comm), local.list, opts);
   double cells = 0;
   for (const Box& b : L.boxes) cells += static_cast<double>(b.volume());
-  EXPECT_DOUBLE_EQ(std::accumulate(p.partition.part_weights.begin(), p.partition.part_weights.end(), 0.0), cells);
+  EXPECT_DOUBLE_EQ(std::accumulate(p.part_weights.begin(), p.part_weights.end(), 0.0), cells);
 }
 
 TEST(PatchNeighbours, AgreeWithACellByCellCount) {
@@ -202,7 +202,7 @@ TEST(PatchNeighbours, AgreeWithACellByCellCount) {
       std::iota(all.begin(), all.end(), std::size_t{0});
       const LocalLevel whole = local_level(L, all);
       const auto ref = hpart::partition_patches(hpart::Comm(MPI_COMM_SELF), whole.list, opts);
-      part_of = ref.partition.parts;
+      part_of = ref.parts;
     }
     const std::int64_t nx = L.extent[0], ny = L.extent[1], nz = dim == 3 ? L.extent[2] : 1;
     std::vector<int> label(static_cast<std::size_t>(nx * ny * nz), -1);
@@ -250,7 +250,7 @@ TEST(PatchPartition, WorksOnSubCommunicators) {
   hpart::PatchOptions opts;
   opts.parts = 3 + colour;
   const auto p = hpart::partition_patches(hpart::Comm(half), local.list, opts);
-  EXPECT_EQ(p.partition.metrics.objects, static_cast<long long>(L.boxes.size()));
+  EXPECT_EQ(p.metrics.objects, static_cast<long long>(L.boxes.size()));
 }
 
 // Bad input: the same hpart::Error on every rank (the bad patch sits on the last rank only).
@@ -368,53 +368,53 @@ void patch_drift(MPI_Comm handle) {
   fresh_opts.parts = K;
   L.cost = drifted_costs(L, 0.0);
   LocalLevel local = local_level(L, mine);
-  std::vector<hpart::part_t> parts = hpart::partition_patches(comm, local.list, fresh_opts).partition.parts;
+  std::vector<hpart::part_t> parts = hpart::partition_patches(comm, local.list, fresh_opts).parts;
   // The whole list on this rank alone, for the rank-independence check.
   std::vector<std::size_t> all(L.boxes.size());
   std::iota(all.begin(), all.end(), std::size_t{0});
   std::vector<hpart::part_t> parts_alone;
   {
     const LocalLevel whole = local_level(L, all);
-    parts_alone = hpart::partition_patches(hpart::Comm(MPI_COMM_SELF), whole.list, fresh_opts).partition.parts;
+    parts_alone = hpart::partition_patches(hpart::Comm(MPI_COMM_SELF), whole.list, fresh_opts).parts;
   }
   double incremental = 0.0, fresh = 0.0;
   for (int step = 1; step <= 4; ++step) {
     L.cost = drifted_costs(L, 0.2 * step);
     local = local_level(L, mine);
-    const hpart::PatchRepartition r = hpart::repartition_patches(comm, local.list, parts, {.parts = K, .tolerance = 0.02});
-    ASSERT_EQ(r.result.partition.parts.size(), mine.size());
-    EXPECT_LE(r.result.partition.metrics.imbalance[0], 0.02 + 1e-12) << "step " << step;
-    EXPECT_EQ(r.result.partition.metrics.objects, static_cast<long long>(L.boxes.size()));
+    const hpart::PatchRepartition r = hpart::repartition_patches(comm, local.list, parts, {.parts = K, .imbalance = 0.02});
+    ASSERT_EQ(r.parts.size(), mine.size());
+    EXPECT_LE(r.metrics.imbalance[0], 0.02 + 1e-12) << "step " << step;
+    EXPECT_EQ(r.metrics.objects, static_cast<long long>(L.boxes.size()));
     // What moved, recounted over the ranks.
     double moved[2] = {0.0, 0.0};
     for (std::size_t i = 0; i < mine.size(); ++i)
-      if (parts[i] != r.result.partition.parts[i]) moved[0] += local.cost[i], moved[1] += 1.0;
+      if (parts[i] != r.parts[i]) moved[0] += local.cost[i], moved[1] += 1.0;
     MPI_Allreduce(MPI_IN_PLACE, moved, 2, MPI_DOUBLE, MPI_SUM, handle);
-    EXPECT_NEAR(r.migrated_weight, moved[0], 1e-9 * moved[0] + 1e-9);
-    EXPECT_EQ(r.migrated_patches, static_cast<long long>(moved[1]));
+    EXPECT_NEAR(r.migrated.weight, moved[0], 1e-9 * moved[0] + 1e-9);
+    EXPECT_EQ(r.migrated.objects, static_cast<long long>(moved[1]));
     // The same on one rank holding the whole list.
     const LocalLevel whole = local_level(L, all);
     const hpart::PatchRepartition ra =
-        hpart::repartition_patches(hpart::Comm(MPI_COMM_SELF), whole.list, parts_alone, {.parts = K, .tolerance = 0.02});
+        hpart::repartition_patches(hpart::Comm(MPI_COMM_SELF), whole.list, parts_alone, {.parts = K, .imbalance = 0.02});
     for (std::size_t i = 0; i < mine.size(); ++i)
-      ASSERT_EQ(r.result.partition.parts[i], ra.result.partition.parts[mine[i]]) << "step " << step;
+      ASSERT_EQ(r.parts[i], ra.parts[mine[i]]) << "step " << step;
     // A fresh partition of the new costs reassigns far more.
     const hpart::PatchPartition f = hpart::partition_patches(comm, local.list, fresh_opts);
     double fresh_moved = 0.0;
     for (std::size_t i = 0; i < mine.size(); ++i)
-      if (parts[i] != f.partition.parts[i]) fresh_moved += local.cost[i];
+      if (parts[i] != f.parts[i]) fresh_moved += local.cost[i];
     MPI_Allreduce(MPI_IN_PLACE, &fresh_moved, 1, MPI_DOUBLE, MPI_SUM, handle);
-    incremental += r.migrated_weight;
+    incremental += r.migrated.weight;
     fresh += fresh_moved;
-    parts = r.result.partition.parts;
-    parts_alone = ra.result.partition.parts;
+    parts = r.parts;
+    parts_alone = ra.parts;
   }
   EXPECT_GT(incremental, 0.0);
   EXPECT_LT(incremental, 0.5 * fresh);
   // Unchanged costs: nothing moves.
-  const hpart::PatchRepartition same = hpart::repartition_patches(comm, local.list, parts, {.parts = K, .tolerance = 0.02});
-  EXPECT_EQ(same.migrated_patches, 0);
-  EXPECT_EQ(same.result.partition.parts, parts);
+  const hpart::PatchRepartition same = hpart::repartition_patches(comm, local.list, parts, {.parts = K, .imbalance = 0.02});
+  EXPECT_EQ(same.migrated.objects, 0);
+  EXPECT_EQ(same.parts, parts);
 }
 
 }  // namespace
@@ -442,6 +442,6 @@ TEST(PatchRepartition, BadInputFailsOnEveryRank) {
   expect_error_everywhere([&] { (void)hpart::repartition_patches(comm, l.list, out_of_range, {.parts = 4}); },
                           "repartition_patches: ");
   expect_error_everywhere(
-      [&] { (void)hpart::repartition_patches(comm, l.list, parts, {.parts = 4, .tolerance = std::nan("")}); },
-      "tolerance must be in [0, 10)");
+      [&] { (void)hpart::repartition_patches(comm, l.list, parts, {.parts = 4, .imbalance = std::nan("")}); },
+      "imbalance must be in [0, 10)");
 }

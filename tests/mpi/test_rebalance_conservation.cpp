@@ -146,7 +146,7 @@ void check_rounds(MPI_Comm handle, int rounds) {
       EXPECT_DOUBLE_EQ(reported, weighed.weight) << "round " << round;
     }
     const hpart::Migration plan(comm, p.parts, hpart::PartOwners{K, w.size}, o.ids);
-    migrated += plan.global_migrated();
+    migrated += plan.migrated().objects;
     const Totals before = totals(handle, o);
     o = moved(plan, o, p.parts);
     const Totals after = totals(handle, o);

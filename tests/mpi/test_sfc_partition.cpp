@@ -38,13 +38,13 @@ std::vector<hpart::part_t> gather_parts(MPI_Comm comm, const std::vector<hpart::
 
 // The same partition computed by rank 0 alone, on a one-rank sub-communicator.
 std::vector<hpart::part_t> single_rank_reference(const World& w, Shape shape, int dim, long long n, bool weighted,
-                                                 const hpart::Options& opts) {
+                                                 const hpart::PointOptions& opts) {
   MPI_Comm solo;
   MPI_Comm_split(w.comm, w.rank == 0 ? 0 : MPI_UNDEFINED, 0, &solo);
   std::vector<hpart::part_t> parts;
   if (solo != MPI_COMM_NULL) {
     const LocalPoints all = make_points(shape, dim, 0, n, weighted);
-    parts = hpart::partition(hpart::Comm(solo), view(all), opts).parts;
+    parts = hpart::partition_points(hpart::Comm(solo), view(all), opts).parts;
     MPI_Comm_free(&solo);
   }
   return parts;
@@ -65,7 +65,7 @@ struct Case {
   long long n;
   int parts;
   bool weighted;
-  hpart::Method method;
+  hpart::Curve method;
 };
 
 class SfcProperties : public ::testing::TestWithParam<Case> {};
@@ -75,10 +75,10 @@ TEST_P(SfcProperties, BalancedCompleteAndIndependentOfRanks) {
   const Case c = GetParam();
   const auto [begin, end] = hpart::testing::uneven_block(c.n, w.rank, w.size);
   const LocalPoints mine = make_points(c.shape, c.dim, begin, end, c.weighted);
-  hpart::Options opts;
+  hpart::PointOptions opts;
   opts.parts = c.parts;
-  opts.method = c.method;
-  const hpart::Partition p = hpart::partition(hpart::Comm(w.comm), view(mine), opts);
+  opts.curve = c.method;
+  const hpart::Partition p = hpart::partition_points(hpart::Comm(w.comm), view(mine), opts);
   ASSERT_EQ(p.parts.size(), mine.ids.size());
 
   double total = c.weighted ? std::accumulate(mine.weights.begin(), mine.weights.end(), 0.0)
@@ -107,30 +107,30 @@ TEST_P(SfcProperties, BalancedCompleteAndIndependentOfRanks) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, SfcProperties,
-    ::testing::Values(Case{Shape::uniform, 3, 20000, 16, false, hpart::Method::hilbert},
-                      Case{Shape::uniform, 3, 20000, 16, false, hpart::Method::morton},
-                      Case{Shape::uniform, 2, 15000, 7, false, hpart::Method::hilbert},
-                      Case{Shape::uniform, 2, 15000, 7, false, hpart::Method::morton},
-                      Case{Shape::clusters, 3, 30000, 64, true, hpart::Method::hilbert},
-                      Case{Shape::clusters, 2, 30000, 13, true, hpart::Method::morton},
-                      Case{Shape::plane, 3, 10000, 10, false, hpart::Method::hilbert},
-                      Case{Shape::line, 3, 10000, 9, false, hpart::Method::hilbert},
-                      Case{Shape::identical, 3, 5000, 8, false, hpart::Method::hilbert},
-                      Case{Shape::identical, 2, 5000, 3, true, hpart::Method::morton},
-                      Case{Shape::uniform, 3, 10, 16, false, hpart::Method::hilbert},
-                      Case{Shape::uniform, 3, 1, 1, false, hpart::Method::hilbert}));
+    ::testing::Values(Case{Shape::uniform, 3, 20000, 16, false, hpart::Curve::hilbert},
+                      Case{Shape::uniform, 3, 20000, 16, false, hpart::Curve::morton},
+                      Case{Shape::uniform, 2, 15000, 7, false, hpart::Curve::hilbert},
+                      Case{Shape::uniform, 2, 15000, 7, false, hpart::Curve::morton},
+                      Case{Shape::clusters, 3, 30000, 64, true, hpart::Curve::hilbert},
+                      Case{Shape::clusters, 2, 30000, 13, true, hpart::Curve::morton},
+                      Case{Shape::plane, 3, 10000, 10, false, hpart::Curve::hilbert},
+                      Case{Shape::line, 3, 10000, 9, false, hpart::Curve::hilbert},
+                      Case{Shape::identical, 3, 5000, 8, false, hpart::Curve::hilbert},
+                      Case{Shape::identical, 2, 5000, 3, true, hpart::Curve::morton},
+                      Case{Shape::uniform, 3, 10, 16, false, hpart::Curve::hilbert},
+                      Case{Shape::uniform, 3, 1, 1, false, hpart::Curve::hilbert}));
 
 TEST(SfcPartition, SameResultForAnyThreadCount) {
   const World w;
   const auto [begin, end] = hpart::testing::uneven_block(40000, w.rank, w.size);
   const LocalPoints mine = make_points(Shape::clusters, 3, begin, end, true);
-  hpart::Options opts;
+  hpart::PointOptions opts;
   opts.parts = 32;
   const int saved = omp_get_max_threads();
   omp_set_num_threads(1);
-  const auto one = hpart::partition(hpart::Comm(w.comm), view(mine), opts).parts;
+  const auto one = hpart::partition_points(hpart::Comm(w.comm), view(mine), opts).parts;
   omp_set_num_threads(3);
-  const auto three = hpart::partition(hpart::Comm(w.comm), view(mine), opts).parts;
+  const auto three = hpart::partition_points(hpart::Comm(w.comm), view(mine), opts).parts;
   omp_set_num_threads(saved);
   EXPECT_EQ(one, three);
 }
@@ -139,10 +139,10 @@ TEST(SfcPartition, ImplicitIdsEqualExplicitGlobalIndices) {
   const World w;
   const auto [begin, end] = hpart::testing::uneven_block(12000, w.rank, w.size);
   const LocalPoints mine = make_points(Shape::identical, 3, begin, end, false);
-  hpart::Options opts;
+  hpart::PointOptions opts;
   opts.parts = 5;
-  const auto with = hpart::partition(hpart::Comm(w.comm), view(mine, true), opts).parts;
-  const auto without = hpart::partition(hpart::Comm(w.comm), view(mine, false), opts).parts;
+  const auto with = hpart::partition_points(hpart::Comm(w.comm), view(mine, true), opts).parts;
+  const auto without = hpart::partition_points(hpart::Comm(w.comm), view(mine, false), opts).parts;
   EXPECT_EQ(with, without);
 }
 
@@ -152,10 +152,10 @@ TEST(SfcPartition, NonUniformTargetSizes) {
   const auto [begin, end] = hpart::testing::uneven_block(n, w.rank, w.size);
   const LocalPoints mine = make_points(Shape::uniform, 3, begin, end, false);
   const std::vector<double> targets = {1, 2, 3, 4};
-  hpart::Options opts;
+  hpart::PointOptions opts;
   opts.parts = 4;
   opts.target_sizes = targets;
-  const auto p = hpart::partition(hpart::Comm(w.comm), view(mine), opts);
+  const auto p = hpart::partition_points(hpart::Comm(w.comm), view(mine), opts);
   for (int j = 0; j < 4; ++j) EXPECT_NEAR(p.part_weights[static_cast<std::size_t>(j)], n * (j + 1) / 10.0, 0.001 * n);
   EXPECT_LE(p.metrics.imbalance[0], 0.002);
 }
@@ -173,9 +173,9 @@ TEST(SfcPartition, ConcurrentSubCommunicators) {
   const long long n = color == 0 ? 9000 : 7000;
   const auto [begin, end] = hpart::testing::uneven_block(n, hrank, hsize);
   const LocalPoints mine = make_points(Shape::uniform, 2, begin, end, false, 11 + static_cast<std::uint64_t>(color));
-  hpart::Options opts;
+  hpart::PointOptions opts;
   opts.parts = color == 0 ? 6 : 11;
-  const auto p = hpart::partition(hpart::Comm(half), view(mine), opts);
+  const auto p = hpart::partition_points(hpart::Comm(half), view(mine), opts);
   EXPECT_EQ(p.metrics.objects, n);
   EXPECT_LE(p.metrics.imbalance[0], opts.imbalance + opts.parts / static_cast<double>(n));
   MPI_Comm_free(&half);
@@ -187,9 +187,9 @@ TEST(SfcPartition, HilbertPartsAreCompact) {
   const World w;
   const auto [begin, end] = hpart::testing::uneven_block(40000, w.rank, w.size);
   const LocalPoints mine = make_points(Shape::uniform, 2, begin, end, false);
-  hpart::Options opts;
+  hpart::PointOptions opts;
   opts.parts = 16;
-  const auto p = hpart::partition(hpart::Comm(w.comm), view(mine), opts);
+  const auto p = hpart::partition_points(hpart::Comm(w.comm), view(mine), opts);
   std::vector<double> box(16 * 4);
   for (int k = 0; k < 16; ++k) {
     box[4 * k] = box[4 * k + 1] = 1e9;  // min x, min y (as min), then -max x, -max y (as min)

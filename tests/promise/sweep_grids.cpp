@@ -120,7 +120,7 @@ const Entry kEntries[] = {
        const hpart::Comm comm(c);
        GridInput good = make_grid_input(c);
        const hpart::GridPartition before = hpart::partition_grid(comm, good.grid(), good.opts);
-       hpart::repartition_grid(comm, in.grid(), before, {.parts = in.opts.parts, .tolerance = 0.02});
+       hpart::repartition_grid(comm, in.grid(), before, {.parts = in.opts.parts, .imbalance = 0.02});
      }},
 };
 
@@ -193,9 +193,9 @@ TEST(PromiseSweep, GridNeighboursRefuseMismatchedArguments) {
                       [&] { hpart::grid_neighbours(hpart::Comm(comm), in.grid(), hpart::GridPartition{}, 1); },
                       "partition");
     if (w.size > 1)
-      expect_same_error(comm, "repartition_grid / tolerance differs", [&] {
-      hpart::repartition_grid(hpart::Comm(comm), in.grid(), p, {.parts = 6, .tolerance = w.rank == 0 ? 0.01 : 0.02});
-    }, "tolerance differs between ranks");
+      expect_same_error(comm, "repartition_grid / imbalance differs", [&] {
+      hpart::repartition_grid(hpart::Comm(comm), in.grid(), p, {.parts = 6, .imbalance = w.rank == 0 ? 0.01 : 0.02});
+    }, "imbalance differs between ranks");
     in.opts.method = hpart::GridMethod::sfc;
     const hpart::GridPartition curve = hpart::partition_grid(hpart::Comm(comm), in.grid(), in.opts);
     expect_same_error(comm, "repartition_grid / an sfc partition",
@@ -213,8 +213,8 @@ TEST(PromiseSweep, GridEdgeInputIsPartitioned) {
         in.opts.method = method;
         expect_success(comm, "partition_grid / parts " + std::to_string(parts) + " / " + hpart::to_string(method), [&] {
           const hpart::GridPartition p = hpart::partition_grid(hpart::Comm(comm), in.grid(), in.opts);
-          EXPECT_EQ(p.partition.metrics.objects, 64 * 48);
-          for (const hpart::part_t q : p.partition.parts) EXPECT_TRUE(q >= 0 && q < parts);
+          EXPECT_EQ(p.metrics.objects, 64 * 48);
+          for (const hpart::part_t q : p.parts) EXPECT_TRUE(q >= 0 && q < parts);
         });
       }
     }
@@ -225,7 +225,7 @@ TEST(PromiseSweep, GridEdgeInputIsPartitioned) {
     thin.opts.parts = 3;
     expect_success(comm, "partition_grid / a 5x1 grid", [&] {
       const hpart::GridPartition p = hpart::partition_grid(hpart::Comm(comm), thin.grid(), thin.opts);
-      EXPECT_EQ(p.partition.metrics.objects, 5);
+      EXPECT_EQ(p.metrics.objects, 5);
     });
     // More nodes than cells: every rank its own node, a 3x1 grid (METIS would put it all in one part).
     GridInput tiny;
@@ -238,8 +238,8 @@ TEST(PromiseSweep, GridEdgeInputIsPartitioned) {
         o.node_cut = cut;
         const hpart::HierGridPartition h =
             hpart::partition_grid_hierarchical(c, tiny.grid(), hpart::detect_topology(c, std::to_string(c.size()) + "x1"), o);
-        EXPECT_EQ(h.partition.partition.metrics.objects, 3);
-        for (const hpart::part_t q : h.partition.partition.parts) EXPECT_TRUE(q >= 0 && q < c.size());
+        EXPECT_EQ(h.metrics.objects, 3);
+        for (const hpart::part_t q : h.parts) EXPECT_TRUE(q >= 0 && q < c.size());
       });
   });
 }
@@ -311,22 +311,22 @@ TEST(PromiseSweep, PatchEntryPointsRefuseBadInputOnEveryRank) {
     const World w(comm);
     PatchInput in = make_patches(comm);
     const hpart::PatchPartition p = hpart::partition_patches(hpart::Comm(comm), in.list(), {.parts = 3});
-    std::vector<hpart::part_t> bad(p.partition.parts);
+    std::vector<hpart::part_t> bad(p.parts);
     if (w.rank == w.size - 1 && !bad.empty()) bad[0] = 3;
     expect_same_error(comm, "repartition_patches / a current part out of range", [&] {
       hpart::repartition_patches(hpart::Comm(comm), in.list(), bad, {.parts = 3});
     }, "outside [0, 3)");
     if (w.size > 1)
-      expect_same_error(comm, "repartition_patches / tolerance differs", [&] {
-      hpart::repartition_patches(hpart::Comm(comm), in.list(), p.partition.parts,
-                                 {.parts = 3, .tolerance = w.rank == w.size - 1 ? 0.1 : 0.02});
-    }, "tolerance differs between ranks");
+      expect_same_error(comm, "repartition_patches / imbalance differs", [&] {
+      hpart::repartition_patches(hpart::Comm(comm), in.list(), p.parts,
+                                 {.parts = 3, .imbalance = w.rank == w.size - 1 ? 0.1 : 0.02});
+    }, "imbalance differs between ranks");
     if (w.size > 1)
       expect_same_error(comm, "patch_neighbours / halo differs", [&] {
       hpart::patch_neighbours(hpart::Comm(comm), in.list(), p, w.rank == w.size - 1 ? 2 : 1);
     }, "halo width differs between ranks");
     hpart::PatchPartition wrong = p;
-    if (w.rank == w.size - 1 && !wrong.partition.parts.empty()) wrong.partition.parts[0] = -1;
+    if (w.rank == w.size - 1 && !wrong.parts.empty()) wrong.parts[0] = -1;
     expect_same_error(comm, "patch_neighbours / part -1", [&] {
       hpart::patch_neighbours(hpart::Comm(comm), in.list(), wrong, 1);
     }, "outside [0, 3)");

@@ -136,16 +136,16 @@ TEST(PromiseSweep, RebalancerRefusesDifferingOptionsAndBadFeedback) {
   };
   const OptionMutation options[] = {
       {"parts", [](Opt& o) { o.parts = 6; }},
-      {"method", [](Opt& o) { o.method = hpart::Method::morton; }},
-      {"tolerance", [](Opt& o) { o.tolerance = 0.05; }},
+      {"curve", [](Opt& o) { o.curve = hpart::Curve::morton; }},
+      {"imbalance", [](Opt& o) { o.imbalance = 0.05; }},
       {"horizon", [](Opt& o) { o.horizon = 10; }},
       {"smoothing", [](Opt& o) { o.smoothing = 0.5; }},
       {"trend_smoothing", [](Opt& o) { o.trend_smoothing = 0.5; }},
       {"forgetting", [](Opt& o) { o.forgetting = 0.5; }},
-      {"halo_growth_limit", [](Opt& o) { o.halo_growth_limit = 2.0; }},
+      {"max_surface_growth", [](Opt& o) { o.max_surface_growth = 2.0; }},
       {"incremental", [](Opt& o) { o.incremental = false; }},
       {"max_rounds", [](Opt& o) { o.max_rounds = 3; }},
-      {"graph_itr", [](Opt& o) { o.graph_itr = 1.0; }},
+      {"itr", [](Opt& o) { o.itr = 1.0; }},
   };
   on_world_and_halves([&](MPI_Comm comm) {
     const hpart::Comm c(comm);

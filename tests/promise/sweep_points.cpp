@@ -17,7 +17,7 @@ using namespace hpart::testing::promise;
 struct PointInput {
   LocalPoints p;
   int ncon = 1;
-  hpart::Options opts;
+  hpart::PointOptions opts;
   std::vector<double> targets;  // opts.target_sizes views it when given
   [[nodiscard]] hpart::PointSet view() const { return {p.coords, p.dim, p.weights, ncon, p.ids}; }
   [[nodiscard]] std::size_t size() const { return p.dim > 0 ? p.coords.size() / static_cast<std::size_t>(p.dim) : 0; }
@@ -62,8 +62,8 @@ const Mutation kMutations[] = {
     // Arguments that must agree across ranks, differing on some.
     {"parts differs", "parts differs between ranks", kOptions | kPartsOption, false,
      [](PointInput& in) { in.opts.parts += 1; }},
-    {"method differs", "method differs between ranks", kOptions, false,
-     [](PointInput& in) { in.opts.method = hpart::Method::morton; }},
+    {"curve differs", "curve differs between ranks", kOptions, false,
+     [](PointInput& in) { in.opts.curve = hpart::Curve::morton; }},
     {"imbalance differs", "differs between ranks", kOptions, false, [](PointInput& in) { in.opts.imbalance = 0.05; }},
     {"target_sizes differ", "target_sizes differs between ranks", kTargets, false, [](PointInput& in) {
        in.targets.assign(static_cast<std::size_t>(in.opts.parts), 1.0);
@@ -113,18 +113,18 @@ struct Entry {
 
 hpart::Rebalancer rebalancer_for(MPI_Comm comm, const PointInput& in) {
   return hpart::Rebalancer(hpart::Comm(comm), {.parts = in.opts.parts,
-                                               .method = in.opts.method,
-                                               .tolerance = in.opts.imbalance});
+                                               .curve = in.opts.curve,
+                                               .imbalance = in.opts.imbalance});
 }
 
 const Entry kEntries[] = {
     {"partition hilbert", kCoords | kValues | kIds | kShape | kOptions | kTargets | kPartsOption,
-     [](MPI_Comm comm, const PointInput& in) { hpart::partition(hpart::Comm(comm), in.view(), in.opts); }},
+     [](MPI_Comm comm, const PointInput& in) { hpart::partition_points(hpart::Comm(comm), in.view(), in.opts); }},
     {"partition morton", kCoords | kValues | kIds | kShape | kPartsOption | kTargets,
      [](MPI_Comm comm, const PointInput& in) {
-       hpart::Options o = in.opts;
-       o.method = hpart::Method::morton;
-       hpart::partition(hpart::Comm(comm), in.view(), o);
+       hpart::PointOptions o = in.opts;
+       o.curve = hpart::Curve::morton;
+       hpart::partition_points(hpart::Comm(comm), in.view(), o);
      }},
     {"partition_points_hierarchical", kCoords | kValues | kIds | kShape | kOptions | kPartsOption,
      [](MPI_Comm comm, const PointInput& in) {
@@ -132,7 +132,7 @@ const Entry kEntries[] = {
        const hpart::Topology topo = hpart::detect_topology(c, "1x" + std::to_string(c.size()));
        hpart::HierPointOptions o;
        o.parts = in.opts.parts;
-       o.rank_method = in.opts.method;
+       o.rank_curve = in.opts.curve;
        o.imbalance = in.opts.imbalance;
        hpart::partition_points_hierarchical(c, in.view(), topo, o);
      }},
@@ -207,7 +207,7 @@ TEST(PromiseSweep, PointPartsBeyondMemoryAreRefusedBeforeAllocating) {
 // Valid edge input: nothing on some ranks, fewer objects than ranks or parts, extreme weights.
 void expect_valid_partition(MPI_Comm comm, const std::string& name, const PointInput& in) {
   expect_success(comm, name, [&] {
-    const hpart::Partition p = hpart::partition(hpart::Comm(comm), in.view(), in.opts);
+    const hpart::Partition p = hpart::partition_points(hpart::Comm(comm), in.view(), in.opts);
     ASSERT_EQ(p.parts.size(), in.size());
     for (const hpart::part_t q : p.parts) EXPECT_TRUE(q >= 0 && q < in.opts.parts) << name;
     long long n = static_cast<long long>(in.size());
@@ -257,7 +257,7 @@ TEST(PromiseSweep, PointEdgeInputIsPartitioned) {
       expect_valid_partition(comm, name, in);
       // Equal weights must balance: the extremes must not be mistaken for overflow or zeros.
       if (e[0] == e[1] && e[0] > 0.0) {
-        const hpart::Partition p = hpart::partition(hpart::Comm(comm), in.view(), in.opts);
+        const hpart::Partition p = hpart::partition_points(hpart::Comm(comm), in.view(), in.opts);
         EXPECT_LT(p.metrics.imbalance[0], 0.02) << name;
         EXPECT_TRUE(p.metrics.within_tolerance || p.metrics.imbalance[0] < 0.02) << name;
       }
@@ -266,7 +266,7 @@ TEST(PromiseSweep, PointEdgeInputIsPartitioned) {
     {
       PointInput in = make_input(comm, 400, 4);
       for (double& w : in.p.weights) w = 1e308;
-      expect_same_error(comm, "weights 1e308 x 400", [&] { hpart::partition(hpart::Comm(comm), in.view(), in.opts); },
+      expect_same_error(comm, "weights 1e308 x 400", [&] { hpart::partition_points(hpart::Comm(comm), in.view(), in.opts); },
                         "past the largest double");
     }
     // Parts of 1e308 each are fine even though their total is not a double: the imbalance is
@@ -275,7 +275,7 @@ TEST(PromiseSweep, PointEdgeInputIsPartitioned) {
       PointInput in = make_input(comm, 4, 4);
       for (double& w : in.p.weights) w = 1e308;
       expect_success(comm, "weights 1e308 x 4 in 4 parts", [&] {
-        const hpart::Partition p = hpart::partition(hpart::Comm(comm), in.view(), in.opts);
+        const hpart::Partition p = hpart::partition_points(hpart::Comm(comm), in.view(), in.opts);
         EXPECT_EQ(p.metrics.imbalance[0], 0.0);
         EXPECT_TRUE(p.metrics.within_tolerance);
       });
@@ -287,7 +287,7 @@ TEST(PromiseSweep, PointEdgeInputIsPartitioned) {
       PointInput in;
       in.p = make_points(Shape::identical, 3, b, e, false);
       in.opts.parts = 4;
-      const hpart::Partition p = hpart::partition(hpart::Comm(comm), in.view(), in.opts);
+      const hpart::Partition p = hpart::partition_points(hpart::Comm(comm), in.view(), in.opts);
       for (const long long s : p.part_sizes) EXPECT_EQ(s, 100);
     }
   });

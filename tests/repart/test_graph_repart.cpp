@@ -63,31 +63,31 @@ void drifting_hotspot(MPI_Comm handle) {
   const World w(handle);
   const hpart::Comm comm(handle);
   hpart::GraphFile f = hotspot_grid(w);
-  std::vector<hpart::part_t> parts = hpart::partition_graph(comm, f.view(), fresh_options()).partition.parts;
+  std::vector<hpart::part_t> parts = hpart::partition_graph(comm, f.view(), fresh_options()).parts;
   double incremental_total = 0.0, scratch_total = 0.0;
   for (int step = 1; step <= 4; ++step) {
     set_hotspot(f, 0.1 * step);
     const hpart::GraphRepartOptions o{.parts = kParts};
     const hpart::GraphRepartition r = hpart::repartition_graph(comm, f.view(), parts, o);
-    ASSERT_EQ(r.partition.parts.size(), parts.size());
-    for (hpart::part_t p : r.partition.parts) ASSERT_TRUE(p >= 0 && p < kParts);
+    ASSERT_EQ(r.parts.size(), parts.size());
+    for (hpart::part_t p : r.parts) ASSERT_TRUE(p >= 0 && p < kParts);
     EXPECT_FALSE(r.from_scratch) << "step " << step;
-    EXPECT_GE(r.rounds, 1) << "step " << step;  // the drift unbalanced the parts
-    EXPECT_LE(r.partition.metrics.imbalance[0], o.imbalance + 1e-9) << "step " << step;
+    EXPECT_GE(r.steps, 1) << "step " << step;  // the drift unbalanced the parts
+    EXPECT_LE(r.metrics.imbalance[0], o.imbalance + 1e-9) << "step " << step;
     // The reported migration is what changed, and what the caller can recount.
-    EXPECT_DOUBLE_EQ(r.migrated_weight, migrated_weight(handle, f, parts, r.partition.parts));
-    const hpart::GraphMetrics m = hpart::graph_metrics(comm, f.view(), r.partition.parts, kParts);
-    EXPECT_EQ(m.edge_cut, r.metrics.edge_cut);
+    EXPECT_DOUBLE_EQ(r.migrated.weight, migrated_weight(handle, f, parts, r.parts));
+    const hpart::GraphMetrics m = hpart::graph_metrics(comm, f.view(), r.parts, kParts);
+    EXPECT_EQ(m.edge_cut, r.cut.edge_cut);
 
     hpart::GraphPartition fresh = hpart::partition_graph(comm, f.view(), fresh_options());
     const std::vector<double> weights(f.vwgt.begin(), f.vwgt.end());
-    hpart::repart::relabel_to_overlap(comm, parts, fresh.partition.parts, weights, 1, kParts);
-    const double scratch = migrated_weight(handle, f, parts, fresh.partition.parts);
-    EXPECT_LE(static_cast<double>(r.metrics.edge_cut), 1.3 * static_cast<double>(fresh.metrics.edge_cut))
+    hpart::repart::relabel_to_overlap(comm, parts, fresh.parts, weights, 1, kParts);
+    const double scratch = migrated_weight(handle, f, parts, fresh.parts);
+    EXPECT_LE(static_cast<double>(r.cut.edge_cut), 1.3 * static_cast<double>(fresh.cut.edge_cut))
         << "step " << step;
-    incremental_total += r.migrated_weight;
+    incremental_total += r.migrated.weight;
     scratch_total += scratch;
-    parts = r.partition.parts;
+    parts = r.parts;
   }
   EXPECT_LT(incremental_total, 0.5 * scratch_total);
 }
@@ -105,7 +105,7 @@ void frontier_equals_full_scan(MPI_Comm handle) {
   const World w(handle);
   const hpart::Comm comm(handle);
   hpart::GraphFile f = hotspot_grid(w);
-  std::vector<hpart::part_t> parts = hpart::partition_graph(comm, f.view(), fresh_options()).partition.parts;
+  std::vector<hpart::part_t> parts = hpart::partition_graph(comm, f.view(), fresh_options()).parts;
   long long moved = 0;
   for (int step = 1; step <= 4; ++step) {
     set_hotspot(f, 0.15 * step);
@@ -148,10 +148,10 @@ void balanced_stays(MPI_Comm handle) {
   hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size);
   set_hotspot(f, 0.5);
   const hpart::GraphPartition p = hpart::partition_graph(comm, f.view(), fresh_options());
-  const hpart::GraphRepartition r = hpart::repartition_graph(comm, f.view(), p.partition.parts, {.parts = kParts});
-  EXPECT_EQ(r.rounds, 0);
-  EXPECT_LE(r.metrics.edge_cut, p.metrics.edge_cut);
-  EXPECT_LE(r.partition.metrics.imbalance[0], 0.03 + 1e-9);
+  const hpart::GraphRepartition r = hpart::repartition_graph(comm, f.view(), p.parts, {.parts = kParts});
+  EXPECT_EQ(r.steps, 0);
+  EXPECT_LE(r.cut.edge_cut, p.cut.edge_cut);
+  EXPECT_LE(r.metrics.imbalance[0], 0.03 + 1e-9);
 }
 
 TEST(GraphRepart, BalancedPartitionStays) { balanced_stays(MPI_COMM_WORLD); }
@@ -162,12 +162,12 @@ TEST(GraphRepart, SmallItrMovesNoMoreThanLargeItr) {
   const hpart::Comm comm(w.comm);
   hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size);
   set_hotspot(f, 0.0);
-  const std::vector<hpart::part_t> parts = hpart::partition_graph(comm, f.view(), fresh_options()).partition.parts;
+  const std::vector<hpart::part_t> parts = hpart::partition_graph(comm, f.view(), fresh_options()).parts;
   set_hotspot(f, 0.2);
   const auto big = hpart::repartition_graph(comm, f.view(), parts, {.parts = kParts, .itr = 1000.0});
   const auto small = hpart::repartition_graph(comm, f.view(), parts, {.parts = kParts, .itr = 0.01});
-  EXPECT_LE(small.migrated_weight, big.migrated_weight);
-  EXPECT_LE(small.partition.metrics.imbalance[0], 0.03 + 1e-9);
+  EXPECT_LE(small.migrated.weight, big.migrated.weight);
+  EXPECT_LE(small.metrics.imbalance[0], 0.03 + 1e-9);
 }
 
 // Every vertex in part 0 of 4: parts 1-3 have no neighbours to receive from, so diffusion
@@ -180,8 +180,8 @@ void unreachable_parts(MPI_Comm handle) {
   const std::vector<hpart::part_t> zeros(f.xadj.size() - 1, 0);
   const hpart::GraphRepartition r = hpart::repartition_graph(comm, f.view(), zeros, {.parts = 4});
   EXPECT_TRUE(r.from_scratch);
-  EXPECT_LE(r.partition.metrics.imbalance[0], 0.03 + 1e-9);
-  for (hpart::part_t p : r.partition.parts) ASSERT_TRUE(p >= 0 && p < 4);
+  EXPECT_LE(r.metrics.imbalance[0], 0.03 + 1e-9);
+  for (hpart::part_t p : r.parts) ASSERT_TRUE(p >= 0 && p < 4);
 }
 
 TEST(GraphRepart, UnreachablePartsFallBackToScratch) { unreachable_parts(MPI_COMM_WORLD); }
@@ -201,22 +201,22 @@ void cut_watch(MPI_Comm handle) {
   const hpart::GraphPartition start = hpart::partition_graph(comm, f.view(), fresh_options());
   set_hotspot(f, 0.2);
   const hpart::GraphRepartition watched = hpart::repartition_graph(
-      comm, f.view(), start.partition.parts, {.parts = kParts, .reference_cut = 10.0, .max_cut_growth = 1.0});
+      comm, f.view(), start.parts, {.parts = kParts, .reference_cut = 10.0, .max_surface_growth = 1.0});
   EXPECT_TRUE(watched.from_scratch);
-  EXPECT_GT(watched.cut_growth, 1.0);
-  EXPECT_LE(watched.partition.metrics.imbalance[0], 0.03 + 1e-9);
+  EXPECT_GT(watched.surface_growth, 1.0);
+  EXPECT_LE(watched.metrics.imbalance[0], 0.03 + 1e-9);
   const hpart::GraphPartition fresh = hpart::partition_graph(comm, f.view(), fresh_options());
-  EXPECT_EQ(watched.metrics.edge_cut, fresh.metrics.edge_cut);
-  EXPECT_EQ(hpart::graph_metrics(comm, f.view(), watched.partition.parts, kParts).edge_cut, watched.metrics.edge_cut);
+  EXPECT_EQ(watched.cut.edge_cut, fresh.cut.edge_cut);
+  EXPECT_EQ(hpart::graph_metrics(comm, f.view(), watched.parts, kParts).edge_cut, watched.cut.edge_cut);
   // Relabelled to keep weight in place: it moves no more than the fresh labels would.
-  EXPECT_LE(watched.migrated_weight, migrated_weight(handle, f, start.partition.parts, fresh.partition.parts));
+  EXPECT_LE(watched.migrated.weight, migrated_weight(handle, f, start.parts, fresh.parts));
 
-  const double generous = 10.0 * static_cast<double>(start.metrics.edge_cut);
+  const double generous = 10.0 * static_cast<double>(start.cut.edge_cut);
   const hpart::GraphRepartition kept =
-      hpart::repartition_graph(comm, f.view(), start.partition.parts, {.parts = kParts, .reference_cut = generous});
+      hpart::repartition_graph(comm, f.view(), start.parts, {.parts = kParts, .reference_cut = generous});
   EXPECT_FALSE(kept.from_scratch);
-  EXPECT_DOUBLE_EQ(kept.cut_growth, static_cast<double>(kept.metrics.edge_cut) / generous);
-  EXPECT_LT(kept.migrated_weight, watched.migrated_weight);
+  EXPECT_DOUBLE_EQ(kept.surface_growth, static_cast<double>(kept.cut.edge_cut) / generous);
+  EXPECT_LT(kept.migrated.weight, watched.migrated.weight);
 }
 
 TEST(GraphRepart, CutWatchFallsBackToAFreshPartition) { cut_watch(MPI_COMM_WORLD); }
@@ -230,12 +230,12 @@ TEST(GraphRepart, FirstOfTwoConstraintsIsBalanced) {
   const World w;
   const hpart::Comm comm(w.comm);
   hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size, 2);
-  const std::vector<hpart::part_t> parts = hpart::partition_graph(comm, f.view(), fresh_options()).partition.parts;
+  const std::vector<hpart::part_t> parts = hpart::partition_graph(comm, f.view(), fresh_options()).parts;
   for (std::size_t v = 0; v + 1 < f.xadj.size(); ++v)  // heavier first weight in the lower rows
     if (f.coords[2 * v + 1] < kSide / 3) f.vwgt[2 * v] *= 3;
   const auto r = hpart::repartition_graph(comm, f.view(), parts, {.parts = kParts});
-  ASSERT_EQ(r.partition.metrics.imbalance.size(), 2u);
-  EXPECT_LE(r.partition.metrics.imbalance[0], 0.03 + 1e-9);
+  ASSERT_EQ(r.metrics.imbalance.size(), 2u);
+  EXPECT_LE(r.metrics.imbalance[0], 0.03 + 1e-9);
 }
 
 // The Rebalancer's graph path: the loop of observe / decide / rebalance on a graph whose
@@ -247,7 +247,7 @@ void graph_rebalancer_loop(MPI_Comm handle) {
   const hpart::Comm comm(handle);
   hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size);
   set_hotspot(f, 0.0);
-  hpart::Rebalancer rb(comm, {.parts = kParts, .tolerance = 0.03});
+  hpart::Rebalancer rb(comm, {.parts = kParts, .imbalance = 0.03});
   std::vector<hpart::part_t> parts = rb.partition(f.view()).parts;
   EXPECT_EQ(rb.stats().kind, hpart::RebalanceKind::scratch);
   EXPECT_EQ(rb.stats().surface, rb.stats().surface_fresh);
@@ -265,10 +265,10 @@ void graph_rebalancer_loop(MPI_Comm handle) {
     const hpart::Partition p = rb.rebalance(f.view());  // empty parts: the last returned ones
     ASSERT_EQ(p.parts.size(), parts.size());
     for (hpart::part_t q : p.parts) ASSERT_TRUE(q >= 0 && q < kParts);
-    EXPECT_EQ(p.parts, direct.partition.parts) << "step " << step;
+    EXPECT_EQ(p.parts, direct.parts) << "step " << step;
     EXPECT_LE(p.metrics.imbalance[0], 0.03 + 1e-9) << "step " << step;
     EXPECT_EQ(rb.stats().kind, direct.from_scratch ? hpart::RebalanceKind::scratch : hpart::RebalanceKind::diffusion);
-    EXPECT_DOUBLE_EQ(rb.stats().migrated_weight, migrated_weight(handle, f, parts, p.parts));
+    EXPECT_DOUBLE_EQ(rb.stats().migrated.weight, migrated_weight(handle, f, parts, p.parts));
     EXPECT_EQ(rb.stats().surface, static_cast<double>(hpart::graph_metrics(comm, f.view(), p.parts, kParts).edge_cut));
     if (rb.stats().kind == hpart::RebalanceKind::diffusion) {
       EXPECT_LE(rb.stats().surface, 1.3 * fresh_cut);
@@ -295,7 +295,7 @@ TEST(GraphRebalancer, NotIncrementalIsAFreshRelabelledPartition) {
   const hpart::Comm comm(w.comm);
   hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size);
   set_hotspot(f, 0.0);
-  hpart::Rebalancer rb(comm, {.parts = kParts, .tolerance = 0.03, .incremental = false});
+  hpart::Rebalancer rb(comm, {.parts = kParts, .imbalance = 0.03, .incremental = false});
   const std::vector<hpart::part_t> start = rb.partition(f.view()).parts;
   set_hotspot(f, 0.3);
   const hpart::Partition p = rb.rebalance(f.view(), start);
@@ -303,9 +303,9 @@ TEST(GraphRebalancer, NotIncrementalIsAFreshRelabelledPartition) {
   fo.imbalance = 0.03;
   const hpart::GraphPartition fresh = hpart::partition_graph(comm, f.view(), fo);
   EXPECT_EQ(rb.stats().kind, hpart::RebalanceKind::scratch);
-  EXPECT_EQ(rb.stats().surface, static_cast<double>(fresh.metrics.edge_cut));
-  EXPECT_LE(rb.stats().migrated_weight, migrated_weight(w.comm, f, start, fresh.partition.parts));
-  EXPECT_DOUBLE_EQ(rb.stats().migrated_weight, migrated_weight(w.comm, f, start, p.parts));
+  EXPECT_EQ(rb.stats().surface, static_cast<double>(fresh.cut.edge_cut));
+  EXPECT_LE(rb.stats().migrated.weight, migrated_weight(w.comm, f, start, fresh.parts));
+  EXPECT_DOUBLE_EQ(rb.stats().migrated.weight, migrated_weight(w.comm, f, start, p.parts));
   EXPECT_LE(p.metrics.imbalance[0], 0.03 + 1e-9);
 }
 
@@ -315,7 +315,7 @@ TEST(GraphRebalancer, FirstRebalanceWithoutPartsIsFresh) {
   const hpart::Comm comm(w.comm);
   hpart::GraphFile f = hpart::testing::grid_graph(32, 32, w.rank, w.size);
   set_hotspot(f, 0.5);
-  hpart::Rebalancer rb(comm, {.parts = 4, .tolerance = 0.03});
+  hpart::Rebalancer rb(comm, {.parts = 4, .imbalance = 0.03});
   const hpart::Partition p = rb.rebalance(f.view());
   EXPECT_EQ(rb.stats().kind, hpart::RebalanceKind::scratch);
   EXPECT_EQ(rb.stats().rebalances, 1);
@@ -332,7 +332,7 @@ TEST(GraphRebalancer, PointsThenGraphKeepTheirOwnSurfaces) {
   set_hotspot(f, 0.0);
   std::vector<double> weights(f.vwgt.begin(), f.vwgt.end());
   const auto points = [&] { return hpart::PointSet{.coords = f.coords, .dim = 2, .weights = weights, .ncon = 1, .ids = {}}; };
-  hpart::Rebalancer rb(comm, {.parts = kParts, .tolerance = 0.03});
+  hpart::Rebalancer rb(comm, {.parts = kParts, .imbalance = 0.03});
   std::vector<hpart::part_t> parts = rb.partition(points()).parts;
   set_hotspot(f, 0.15);
   parts = rb.rebalance(f.view(), parts).parts;
@@ -351,7 +351,7 @@ void graph_rebalancer_bad_input(MPI_Comm handle) {
   const World w(handle);
   const hpart::Comm comm(handle);
   hpart::GraphFile f = hpart::testing::grid_graph(16, 16, w.rank, w.size);
-  expect_error_everywhere([&] { hpart::Rebalancer(comm, {.parts = 4, .graph_itr = 0.0}); }, "graph_itr must be");
+  expect_error_everywhere([&] { hpart::Rebalancer(comm, {.parts = 4, .itr = 0.0}); }, "itr must be");
   for (const bool incremental : {true, false}) {
     hpart::Rebalancer rb(comm, {.parts = 4, .incremental = incremental});
     const std::vector<hpart::part_t> parts = rb.partition(f.view()).parts;
@@ -404,8 +404,8 @@ void bad_input(MPI_Comm handle) {
       [&] { hpart::repartition_graph(comm, f.view(), parts, {.parts = 4, .reference_cut = -1.0}); },
       "reference_cut must be");
   expect_error_everywhere(
-      [&] { hpart::repartition_graph(comm, f.view(), parts, {.parts = 4, .max_cut_growth = 0.9}); },
-      "max_cut_growth must be");
+      [&] { hpart::repartition_graph(comm, f.view(), parts, {.parts = 4, .max_surface_growth = 0.9}); },
+      "max_surface_growth must be");
   // An invalid graph (a negative vertex weight): validate_graph's error, on every rank.
   f.vwgt.assign(f.xadj.size() - 1, 1);
   if (w.rank == w.size - 1) f.vwgt.at(0) = -3;

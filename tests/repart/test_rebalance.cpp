@@ -81,7 +81,7 @@ DriftResult drift(MPI_Comm handle, int K, bool incremental, int steps, bool migr
   // The surface estimate is coarse on these small grids (12 cells per side) and a fallback to
   // scratch would dominate the totals: no limit here keeps the test about diffusion;
   // SurfaceWatchFallsBackToScratch checks the fallback.
-  o.halo_growth_limit = halo_limit;
+  o.max_surface_growth = halo_limit;
   hpart::Rebalancer rb(comm, o);
   hpart::Partition p = rb.partition(c.view());
   std::vector<hpart::part_t> parts = p.parts;
@@ -94,7 +94,7 @@ DriftResult drift(MPI_Comm handle, int K, bool incremental, int steps, bool migr
     ++r.rebalances;
     r.diffusions += rb.stats().kind == hpart::RebalanceKind::diffusion ? 1 : 0;
     r.scratches += rb.stats().kind == hpart::RebalanceKind::scratch ? 1 : 0;
-    r.moved += rb.stats().migrated_weight;
+    r.moved += rb.stats().migrated.weight;
     r.worst = std::max(r.worst, p.metrics.imbalance[0]);
     // Conservation: total weight over the parts equals the objects' weight.
     const double total = global_sum(handle, std::accumulate(c.weights.begin(), c.weights.end(), 0.0));
@@ -166,7 +166,7 @@ TEST(Rebalance, ScratchIsRelabelledToKeepObjectsInPlace) {
   for (auto& p : shuffled) p = static_cast<hpart::part_t>((p + 3) % 5);
   const hpart::Partition again = rb.rebalance(c.view(), shuffled);
   EXPECT_EQ(again.parts, shuffled);
-  EXPECT_EQ(rb.stats().migrated_objects, 0);
+  EXPECT_EQ(rb.stats().migrated.objects, 0);
   EXPECT_EQ(rb.stats().kind, hpart::RebalanceKind::scratch);
 }
 
@@ -264,7 +264,7 @@ TEST(Rebalance, ARebalanceThatDoesNotHoldIsNotRepeatedForever) {
   for (int s = 0; s < 2; ++s) rb.observe({.step_seconds = 1.0, .object_costs = real});
   const hpart::Decision first = rb.decide();
   ASSERT_TRUE(first.rebalance) << first.reason;
-  EXPECT_LT(first.residual_imbalance, 0.75 * o.tolerance);
+  EXPECT_LT(first.residual_imbalance, 0.75 * o.imbalance);
   int repeats = 0;
   hpart::Decision d = first;
   while (d.rebalance && repeats < 8) {
@@ -280,7 +280,7 @@ TEST(Rebalance, ARebalanceThatDoesNotHoldIsNotRepeatedForever) {
   // A horizon later the learned residual is forgotten: the large imbalance gets a try.
   for (int s = 0; s < o.horizon; ++s) rb.observe({.step_seconds = 1.0, .object_costs = real});
   const hpart::Decision later = rb.decide();
-  EXPECT_NEAR(later.residual_imbalance, 0.75 * o.tolerance, 1e-12);
+  EXPECT_NEAR(later.residual_imbalance, 0.75 * o.imbalance, 1e-12);
   EXPECT_TRUE(later.rebalance) << later.reason;
 }
 
@@ -328,9 +328,9 @@ TEST(Rebalance, KeptDiffusionStateGivesTheFreshResult) {
   Cloud c = make_cloud(16, w.rank, w.size);
   set_weights(c, 0.0);
   const int K = 8;
-  hpart::Options po;
+  hpart::PointOptions po;
   po.parts = K;
-  std::vector<hpart::part_t> parts = hpart::partition(comm, c.view(), po).parts;
+  std::vector<hpart::part_t> parts = hpart::partition_points(comm, c.view(), po).parts;
   hpart::repart::DiffusionCache kept;
   int diffusions = 0;
   long long builds = 0;
@@ -379,7 +379,7 @@ void bad_rebalance_calls(MPI_Comm handle) {
   const int K = 8;
   hpart::RebalanceOptions o;
   o.parts = K;
-  o.halo_growth_limit = 100.0;  // diffusion every time: its kept state is what is under test
+  o.max_surface_growth = 100.0;  // diffusion every time: its kept state is what is under test
   hpart::Rebalancer seen_bad(comm, o), clean(comm, o);
   std::vector<hpart::part_t> parts = seen_bad.partition(c.view()).parts;
   EXPECT_EQ(clean.partition(c.view()).parts, parts);

@@ -34,8 +34,8 @@ std::string check_options(const GraphRepartOptions& o, int ncon) {
     return "refine_passes must be >= 0 (got " + std::to_string(o.refine_passes) + ")";
   if (!(o.reference_cut >= 0.0 && std::isfinite(o.reference_cut)))
     return "reference_cut must be finite and >= 0 (got " + std::to_string(o.reference_cut) + ")";
-  if (!(o.max_cut_growth >= 1.0 && std::isfinite(o.max_cut_growth)))
-    return "max_cut_growth must be finite and >= 1 (got " + std::to_string(o.max_cut_growth) + ")";
+  if (!(o.max_surface_growth >= 1.0 && std::isfinite(o.max_surface_growth)))
+    return "max_surface_growth must be finite and >= 1 (got " + std::to_string(o.max_surface_growth) + ")";
   if (std::string p = detail::check_part_memory(o.parts, kBytesPerPart + kBytesPerPartConstraint * ncon, 0, 0.0);
       !p.empty())
     return "" + p;
@@ -57,21 +57,21 @@ GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<c
       .value("GraphRepartOptions::max_rounds", static_cast<long long>(opts.max_rounds))
       .value("GraphRepartOptions::refine_passes", static_cast<long long>(opts.refine_passes))
       .value("GraphRepartOptions::reference_cut", opts.reference_cut)
-      .value("GraphRepartOptions::max_cut_growth", opts.max_cut_growth);
+      .value("GraphRepartOptions::max_surface_growth", opts.max_surface_growth);
   graph::check_vertex_parts(comm, g, current, opts.parts, "repartition_graph", args, check_options(opts, g.ncon));
 
   const graph::GhostExchange ghosts(comm, g);
   repart::GraphDiffusion diffusion(comm, g, ghosts, current, opts.parts, opts.imbalance, opts.itr);
   GraphRepartition out;
-  out.rounds = diffusion.balance(opts.max_rounds);
+  out.steps = diffusion.balance(opts.max_rounds);
   const std::vector<double> weights(g.vwgt.begin(), g.vwgt.end());
   std::vector<part_t> parts;
   if (diffusion.imbalance() <= opts.imbalance) {
     diffusion.refine(opts.refine_passes);
     parts = diffusion.take_parts();
-    out.metrics = graph::graph_metrics_with(comm, g, parts, ghosts);
-    if (opts.reference_cut > 0.0) out.cut_growth = static_cast<double>(out.metrics.edge_cut) / opts.reference_cut;
-    out.from_scratch = out.cut_growth > opts.max_cut_growth;
+    out.cut = graph::graph_metrics_with(comm, g, parts, ghosts);
+    if (opts.reference_cut > 0.0) out.surface_growth = static_cast<double>(out.cut.edge_cut) / opts.reference_cut;
+    out.from_scratch = out.surface_growth > opts.max_surface_growth;
   } else {
     out.from_scratch = true;
   }
@@ -80,29 +80,29 @@ GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<c
     fresh.parts = opts.parts;
     fresh.imbalance = opts.imbalance;
     GraphPartition p = partition_graph(comm, g, fresh);
-    parts = std::move(p.partition.parts);
-    out.metrics = p.metrics;  // relabelling renames parts: the cut and volume stay
+    parts = std::move(p.parts);
+    out.cut = p.cut;  // relabelling renames parts: the cut and volume stay
     repart::relabel_to_overlap(comm, current, parts, weights, g.ncon, opts.parts);
   }
 
   const repart::MovedTotals moved = repart::moved_totals(comm, current, parts, weights, g.ncon);
-  out.migrated_weight = moved.weight;
-  out.migrated_objects = moved.objects;
-  out.partition = detail::summarise_partition(comm, std::move(parts), opts.parts, weights, g.ncon, {});
+  out.migrated.weight = moved.weight;
+  out.migrated.objects = moved.objects;
+  static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(parts), opts.parts, weights, g.ncon, {});
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
-  out.partition.metrics.seconds = seconds;
-  detail::record_tolerance(out.partition, opts.imbalance);
+  out.metrics.seconds = seconds;
+  detail::record_tolerance(out, opts.imbalance);
   detail::log(comm, 1,
-              "repartition_graph: " + std::to_string(opts.parts) + " parts, " + std::to_string(out.rounds) +
+              "repartition_graph: " + std::to_string(opts.parts) + " parts, " + std::to_string(out.steps) +
                   " rounds" +
-                  (out.from_scratch ? out.cut_growth > opts.max_cut_growth ? " (cut grew " + std::to_string(out.cut_growth) +
+                  (out.from_scratch ? out.surface_growth > opts.max_surface_growth ? " (cut grew " + std::to_string(out.surface_growth) +
                                                                                  "x: fresh partition)"
                                                                            : " (fell back to a fresh partition)"
                                     : "") +
                   ", " +
-                  std::to_string(seconds) + " s, cut " + std::to_string(out.metrics.edge_cut) + ", migrated " +
-                  std::to_string(out.migrated_weight));
+                  std::to_string(seconds) + " s, cut " + std::to_string(out.cut.edge_cut) + ", migrated " +
+                  std::to_string(out.migrated.weight));
   return out;
 }
 
