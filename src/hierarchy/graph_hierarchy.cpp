@@ -17,31 +17,35 @@ namespace hpart {
 namespace {
 
 struct Subgraph {
-  std::vector<gid_t> vtxdist;
-  std::vector<std::int64_t> xadj{0};
-  std::vector<gid_t> adjncy;
-  std::vector<std::int64_t> vwgt, adjwgt;
+  GraphFile graph;                   // this rank's block of the subgraph (explicit weights, the coordinates)
   std::vector<std::size_t> members;  // local vertices of the parent graph, in order
 };
 
-// The subgraph induced by the local vertices with node_of[v] == node.
+// The subgraph induced by the local vertices with node_of[v] == node, with their coordinates
+// (the geometric rank methods need them).
 Subgraph induced(const Comm& comm, const Graph& g, const graph::GhostExchange& ghosts, const std::vector<part_t>& node_of,
                  part_t node) {
-  Subgraph s;
+  Subgraph sub;
+  GraphFile& s = sub.graph;
   const std::size_t n = g.local_vertices(), nc = static_cast<std::size_t>(g.ncon);
+  const auto dim = static_cast<std::size_t>(g.dim);
+  s.ncon = g.ncon;
+  s.dim = g.dim;
+  s.xadj.assign(1, 0);
   for (std::size_t v = 0; v < n; ++v)
-    if (node_of[v] == node) s.members.push_back(v);
-  const long long count = static_cast<long long>(s.members.size());
+    if (node_of[v] == node) sub.members.push_back(v);
+  const long long count = static_cast<long long>(sub.members.size());
   std::vector<long long> counts(static_cast<std::size_t>(comm.size()));
   MPI_Allgather(&count, 1, MPI_LONG_LONG, counts.data(), 1, MPI_LONG_LONG, comm.get());
   s.vtxdist.assign(counts.size() + 1, 0);
   for (std::size_t r = 0; r < counts.size(); ++r) s.vtxdist[r + 1] = s.vtxdist[r] + counts[r];
+  s.global_vertices = s.vtxdist.back();
   const gid_t first = s.vtxdist[static_cast<std::size_t>(comm.rank())];
   std::vector<gid_t> new_id(n, -1);
-  for (std::size_t k = 0; k < s.members.size(); ++k) new_id[s.members[k]] = first + static_cast<gid_t>(k);
+  for (std::size_t k = 0; k < sub.members.size(); ++k) new_id[sub.members[k]] = first + static_cast<gid_t>(k);
   const std::vector<gid_t> ghost_id = ghosts.fetch(std::span<const gid_t>(new_id));
   const auto& ladj = ghosts.local_adjncy();
-  for (std::size_t v : s.members) {
+  for (std::size_t v : sub.members) {
     for (auto e = g.xadj[v]; e < g.xadj[v + 1]; ++e) {
       const auto u = static_cast<std::size_t>(ladj[static_cast<std::size_t>(e)]);
       const gid_t id = u < n ? new_id[u] : ghost_id[u - n];
@@ -51,8 +55,9 @@ Subgraph induced(const Comm& comm, const Graph& g, const graph::GhostExchange& g
     }
     s.xadj.push_back(static_cast<std::int64_t>(s.adjncy.size()));
     for (std::size_t c = 0; c < nc; ++c) s.vwgt.push_back(g.vwgt.empty() ? 1 : g.vwgt[v * nc + c]);
+    for (std::size_t a = 0; a < dim; ++a) s.coords.push_back(g.coords[v * dim + a]);
   }
-  return s;
+  return sub;
 }
 
 }  // namespace
@@ -96,8 +101,7 @@ HierPartition partition_graph_hierarchical(const Comm& comm, const Graph& g, con
     rank_opts.method = opts.rank_method;
     rank_opts.imbalance = level_tolerance;
     rank_opts.seed = opts.seed;
-    const Graph view{s.vtxdist, s.xadj, s.adjncy, s.vwgt, g.ncon, s.adjwgt, {}, 0};
-    const GraphPartition inner = partition_graph(comm, view, rank_opts);
+    const GraphPartition inner = partition_graph(comm, s.graph.view(), rank_opts);
     for (std::size_t k = 0; k < s.members.size(); ++k) parts[s.members[k]] = first + inner.parts[k];
     first += rank_opts.parts;
   }

@@ -239,6 +239,44 @@ TEST(GraphHierarchy, KeepsTrafficInsideNodes) {
   EXPECT_LE(internode(hp.parts, hp.node_of_part), internode(fp.parts, flat_node));
 }
 
+// geometric+refine inside each node: the per-node subgraphs carry the vertices' coordinates (they
+// once lost them, and the rank level threw "needs vertex coordinates"). Every vertex in a part in
+// range, the tolerance met, every part on a node and owned by a rank of that node.
+TEST(GraphHierarchy, GeometricRefineRankLevel) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const hpart::Topology t =
+      hpart::detect_topology(comm, w.size % 2 == 0 ? std::to_string(w.size / 2) + "x2" : std::to_string(w.size) + "x1");
+  const hpart::GraphFile f = hpart::testing::grid_graph(60, 45, w.rank, w.size);
+  ASSERT_EQ(f.dim, 2);
+  hpart::HierGraphOptions h;
+  h.parts = 2 * w.size + 1;
+  h.rank_method = GraphMethod::geometric_refine;
+  for (const GraphMethod node : {GraphMethod::graph, GraphMethod::geometric_refine}) {
+    h.node_method = node;
+    const hpart::HierPartition hp = hpart::partition_graph_hierarchical(comm, f.view(), t, h);
+    ASSERT_EQ(hp.parts.size(), f.xadj.size() - 1);
+    for (const hpart::part_t q : hp.parts) {
+      ASSERT_GE(q, 0);
+      ASSERT_LT(q, h.parts);
+    }
+    EXPECT_EQ(hp.num_parts, h.parts);
+    EXPECT_EQ(hp.metrics.objects, f.global_vertices);
+    EXPECT_LE(worst(hp), h.imbalance + 1e-9) << hpart::to_string(node);
+    EXPECT_TRUE(hp.metrics.within_tolerance);
+    ASSERT_EQ(hp.node_of_part.size(), static_cast<std::size_t>(h.parts));
+    ASSERT_EQ(hp.owner_of_part.size(), static_cast<std::size_t>(h.parts));
+    for (std::size_t q = 0; q < hp.node_of_part.size(); ++q) {
+      ASSERT_GE(hp.node_of_part[q], 0);
+      ASSERT_LT(hp.node_of_part[q], t.nodes);
+      if (q > 0) EXPECT_LE(hp.node_of_part[q - 1], hp.node_of_part[q]);  // numbered node by node
+      ASSERT_GE(hp.owner_of_part[q], 0);
+      ASSERT_LT(hp.owner_of_part[q], w.size);
+      EXPECT_EQ(t.node_of_rank[static_cast<std::size_t>(hp.owner_of_part[q])], hp.node_of_part[q]);
+    }
+  }
+}
+
 TEST(GraphBadInput, OptionsAndStructure) {
   const World w;
   const hpart::Comm comm(w.comm);
