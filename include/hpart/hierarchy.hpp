@@ -61,9 +61,9 @@ HierGridPartition partition_grid_hierarchical(const Comm& comm, const Grid& grid
 // level that follows the point density as the grids' graph cut does is not built yet.
 struct HierPointOptions {
   int parts = 0;  // total parts; 0 = one per rank
-  Curve node_curve = Curve::hilbert;
-  Curve rank_curve = Curve::hilbert;
-  double imbalance = 0.001;
+  Curve node_curve = Curve::hilbert;  // cuts the points into the nodes' shares
+  Curve rank_curve = Curve::hilbert;  // cuts each node's points into its parts
+  double imbalance = 0.001;           // splitter tolerance of both levels
 };
 
 // The Partition of the local objects (parts numbered node by node), plus the levels:
@@ -83,10 +83,10 @@ HierPartition partition_points_hierarchical(const Comm& comm, const PointSet& po
 // `imbalance`.
 struct HierGraphOptions {
   int parts = 0;  // total parts; 0 = one per rank
-  GraphMethod node_method = GraphMethod::graph;
-  GraphMethod rank_method = GraphMethod::graph;
-  double imbalance = 0.03;
-  int seed = 1;
+  GraphMethod node_method = GraphMethod::graph;  // graph, metis or geometric_refine
+  GraphMethod rank_method = GraphMethod::graph;  // each node's induced subgraph
+  double imbalance = 0.03;  // of the final parts, every constraint (sqrt(1 + imbalance) - 1 a level)
+  int seed = 1;             // both levels' (GraphOptions::seed)
 };
 
 // Collective; validates like partition_graph and the topology like the other hierarchies; the

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/scope_guard.hpp"
+
 namespace hpart::graphk {
 
 // Never null (throws std::bad_alloc); free with free_huge_array. Zero bytes is allowed.
@@ -19,12 +21,10 @@ void free_huge_array(void* p) noexcept;
 // While one of these lives (any thread), large arrays freed are kept and handed out again to
 // later allocations (see huge_pages.cpp); when the last one ends they go back to the system.
 // Open one around a whole partitioning call: its levels then reuse each other's memory.
-class HugeArrayScope {
+class HugeArrayScope : detail::ScopeOnly {
  public:
   HugeArrayScope();
   ~HugeArrayScope();
-  HugeArrayScope(const HugeArrayScope&) = delete;
-  HugeArrayScope& operator=(const HugeArrayScope&) = delete;
 };
 
 // std::vector storage from allocate_huge_array: the kernels' per-level arrays (offsets, maps,

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <cstring>
 #include <memory>
 #include <new>
 #include <string>
@@ -20,6 +19,7 @@
 #include "core/huge_pages.hpp"
 #include "graph/multilevel.hpp"
 #include "hpart/graph.hpp"
+#include "kernels/enum_names.hpp"
 
 namespace hpart {
 namespace {
@@ -45,12 +45,7 @@ std::vector<part_t> metis_backend(const Comm& comm, const Graph& g, const GraphO
   std::vector<part_t> parts;
   std::string problem;
   if (comm.rank() == 0) {
-    graphk::MultilevelOptions mo;
-    mo.parts = opts.parts;
-    mo.imbalance = opts.imbalance;
-    mo.seed = opts.seed;
-    mo.validated = true;
-    mo.targets.assign(opts.target_sizes.begin(), opts.target_sizes.end());
+    const graphk::MultilevelOptions mo = graph::kernel_options(opts, true);
     try {
       parts = graphk::metis_kway(all, mo);
     } catch (const Error& e) {
@@ -94,20 +89,13 @@ std::string check_options(const Comm& comm, const Graph& g, const GraphOptions& 
 
 }  // namespace
 
-const char* to_string(GraphMethod m) {
-  switch (m) {
-    case GraphMethod::graph: return "graph";
-    case GraphMethod::metis: return "metis";
-    case GraphMethod::geometric_refine: return "geometric+refine";
-  }
-  return "?";
-}
+constexpr detail::EnumNames<GraphMethod, 3> kGraphMethods{{
+    {GraphMethod::graph, "graph"}, {GraphMethod::metis, "metis"}, {GraphMethod::geometric_refine, "geometric+refine"}}};
+
+const char* to_string(GraphMethod m) { return detail::enum_name(kGraphMethods, m); }
 
 GraphMethod graph_method_from_string(const char* name) {
-  for (GraphMethod m : {GraphMethod::graph, GraphMethod::metis, GraphMethod::geometric_refine})
-    if (std::strcmp(name, to_string(m)) == 0) return m;
-  throw Error(ErrorCode::invalid_argument,
-              std::string("unknown graph method '") + name + "' (available: graph, metis, geometric+refine)");
+  return detail::enum_from_name(kGraphMethods, name, "graph method");
 }
 
 GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOptions& opts) {

@@ -1,13 +1,13 @@
 // partition_grid: validation, method dispatch, and the metrics and boxes every method shares.
 #include <mpi.h>
 
-#include <cstring>
 #include <limits>
 #include <string>
 
 #include "core/log.hpp"
 #include "metrics/partition_metrics.hpp"
 #include "grid/grid_methods.hpp"
+#include "kernels/enum_names.hpp"
 
 namespace hpart {
 namespace grid {
@@ -51,15 +51,11 @@ std::vector<Box> part_bounding_boxes(const Comm& comm, const grid::GridInput& in
 
 }  // namespace grid
 
-const char* to_string(GridMethod m) {
-  switch (m) {
-    case GridMethod::sfc: return "sfc";
-    case GridMethod::blocks: return "blocks";
-    case GridMethod::tensor: return "tensor";
-    case GridMethod::uniform: return "uniform";
-  }
-  return "?";
-}
+constexpr detail::EnumNames<GridMethod, 4> kGridMethods{{
+    {GridMethod::sfc, "sfc"}, {GridMethod::blocks, "blocks"}, {GridMethod::tensor, "tensor"},
+    {GridMethod::uniform, "uniform"}}};
+
+const char* to_string(GridMethod m) { return detail::enum_name(kGridMethods, m); }
 
 GridOptions GridOptions::preset(Preset p, int parts) {
   GridOptions o;
@@ -69,10 +65,7 @@ GridOptions GridOptions::preset(Preset p, int parts) {
 }
 
 GridMethod grid_method_from_string(const char* name) {
-  for (GridMethod m : {GridMethod::sfc, GridMethod::blocks, GridMethod::tensor, GridMethod::uniform})
-    if (std::strcmp(name, to_string(m)) == 0) return m;
-  throw Error(ErrorCode::invalid_argument,
-              std::string("unknown grid method '") + name + "' (available: sfc, blocks, tensor, uniform)");
+  return detail::enum_from_name(kGridMethods, name, "grid method");
 }
 
 GridPartition partition_grid(const Comm& comm, const Grid& grid, const GridOptions& opts) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "hpart/comm.hpp"
+#include "kernels/scope_guard.hpp"
 
 namespace hpart::detail {
 
@@ -40,12 +41,10 @@ class H5Id {
 
 // Silences HDF5's automatic error-stack printing for its lifetime and restores the caller's
 // handler afterwards: hpart reports failures as hpart::Error, once, on rank 0's terms.
-class QuietHdf5Errors {
+class QuietHdf5Errors : detail::ScopeOnly {
  public:
   QuietHdf5Errors();
   ~QuietHdf5Errors();
-  QuietHdf5Errors(const QuietHdf5Errors&) = delete;
-  QuietHdf5Errors& operator=(const QuietHdf5Errors&) = delete;
 
  private:
   H5E_auto2_t func_ = nullptr;

@@ -104,32 +104,44 @@ long long MpiFile::size() const {
   return static_cast<long long>(s);
 }
 
-std::size_t MpiFile::read_at(long long offset, char* buffer, std::size_t bytes) const {
+namespace {
+
+// MPI counts are ints: a transfer goes in pieces of at most kMaxPiece bytes. io(done, piece)
+// moves one piece and returns the bytes it moved; a short piece (end of file) ends the loop.
+template <class Io>
+std::size_t in_pieces(std::size_t bytes, Io io) {
   std::size_t done = 0;
   while (done < bytes) {
     const std::size_t piece = std::min(kMaxPiece, bytes - done);
+    const std::size_t moved = io(done, piece);
+    done += moved;
+    if (moved < piece) break;
+  }
+  return done;
+}
+
+}  // namespace
+
+std::size_t MpiFile::read_at(long long offset, char* buffer, std::size_t bytes) const {
+  return in_pieces(bytes, [&](std::size_t done, std::size_t piece) {
     MPI_Status status;
     const int rc = MPI_File_read_at(file_, static_cast<MPI_Offset>(offset) + static_cast<MPI_Offset>(done),
                                     buffer + done, static_cast<int>(piece), MPI_CHAR, &status);
     if (rc != MPI_SUCCESS) throw Error(ErrorCode::io, "cannot read '" + path_ + "': " + mpi_error_string(rc));
     int got = 0;
     MPI_Get_count(&status, MPI_CHAR, &got);
-    done += static_cast<std::size_t>(got);
-    if (static_cast<std::size_t>(got) < piece) break;  // end of file
-  }
-  return done;
+    return static_cast<std::size_t>(got);
+  });
 }
 
 void MpiFile::write_at(long long offset, const char* buffer, std::size_t bytes) const {
-  std::size_t done = 0;
-  while (done < bytes) {
-    const std::size_t piece = std::min(kMaxPiece, bytes - done);
+  in_pieces(bytes, [&](std::size_t done, std::size_t piece) {
     MPI_Status status;
     const int rc = MPI_File_write_at(file_, static_cast<MPI_Offset>(offset) + static_cast<MPI_Offset>(done),
                                      buffer + done, static_cast<int>(piece), MPI_CHAR, &status);
     if (rc != MPI_SUCCESS) throw Error(ErrorCode::io, "cannot write '" + path_ + "': " + mpi_error_string(rc));
-    done += piece;
-  }
+    return piece;  // a write moves all of it or throws
+  });
 }
 
 std::string read_rank_lines(const Comm& comm, const std::string& path) {

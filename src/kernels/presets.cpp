@@ -1,26 +1,14 @@
 // Names of the presets (types.hpp), shared by every kind's options and the command line.
-#include <string>
-
-#include "hpart/error.hpp"
 #include "hpart/types.hpp"
+#include "kernels/enum_names.hpp"
 
 namespace hpart {
 
-const char* to_string(Preset p) {
-  switch (p) {
-    case Preset::fast: return "fast";
-    case Preset::standard: return "standard";
-    case Preset::strong: return "strong";
-  }
-  return "unknown";
-}
+constexpr detail::EnumNames<Preset, 4> kPresets{{
+    {Preset::fast, "fast"}, {Preset::standard, "standard"}, {Preset::strong, "strong"}, {Preset::standard, "default"}}};
 
-Preset preset_from_string(const char* name) {
-  const std::string s = name ? name : "";
-  if (s == "fast") return Preset::fast;
-  if (s == "standard" || s == "default") return Preset::standard;
-  if (s == "strong") return Preset::strong;
-  throw Error(ErrorCode::invalid_argument, "unknown preset '" + s + "': choose fast, standard or strong");
-}
+const char* to_string(Preset p) { return detail::enum_name(kPresets, p); }
+
+Preset preset_from_string(const char* name) { return detail::enum_from_name(kPresets, name, "preset"); }
 
 }  // namespace hpart

@@ -1,5 +1,6 @@
 #include "kernels/sfc_keys.hpp"
 
+#include <array>
 #include <cstddef>
 #include <string>
 
@@ -12,24 +13,25 @@ namespace {
 // Morton keys interleave the coordinate bits with x lowest: key bit n*i + j is bit i of axis j
 // (n = 2 or 3). Each spread moves bit i of a coordinate to bit n*i in a few shift-or-mask
 // rounds, halving the block width per round, so no BMI2 (pdep) is needed.
-inline std::uint64_t spread_bits_2d(std::uint32_t v) {
-  std::uint64_t x = v;
-  x = (x | (x << 16)) & 0x0000FFFF0000FFFFull;
-  x = (x | (x << 8)) & 0x00FF00FF00FF00FFull;
-  x = (x | (x << 4)) & 0x0F0F0F0F0F0F0F0Full;
-  x = (x | (x << 2)) & 0x3333333333333333ull;
-  x = (x | (x << 1)) & 0x5555555555555555ull;
+// Spreads the bits of x apart (magic-number dilation): each step shifts a copy by shifts[i] and
+// keeps masks[i]. Unrolled by the compiler; the tables say which dilation it is.
+template <std::size_t N>
+inline std::uint64_t dilate(std::uint64_t x, const std::array<int, N>& shifts, const std::array<std::uint64_t, N>& masks) {
+  for (std::size_t i = 0; i < N; ++i) x = (x | (x << shifts[i])) & masks[i];
   return x;
 }
 
-inline std::uint64_t spread_bits_3d(std::uint32_t v) {
-  std::uint64_t x = v & 0x1FFFFFu;  // 21 bits; higher ones are not part of a 63-bit key
-  x = (x | (x << 32)) & 0x001F00000000FFFFull;
-  x = (x | (x << 16)) & 0x001F0000FF0000FFull;
-  x = (x | (x << 8)) & 0x100F00F00F00F00Full;
-  x = (x | (x << 4)) & 0x10C30C30C30C30C3ull;
-  x = (x | (x << 2)) & 0x1249249249249249ull;
-  return x;
+inline std::uint64_t spread_bits_2d(std::uint32_t v) {  // one zero bit after each bit
+  return dilate<5>(v, {16, 8, 4, 2, 1},
+                   {0x0000FFFF0000FFFFull, 0x00FF00FF00FF00FFull, 0x0F0F0F0F0F0F0F0Full, 0x3333333333333333ull,
+                    0x5555555555555555ull});
+}
+
+inline std::uint64_t spread_bits_3d(std::uint32_t v) {  // two zero bits after each bit
+  // 21 bits; higher ones are not part of a 63-bit key
+  return dilate<5>(v & 0x1FFFFFu, {32, 16, 8, 4, 2},
+                   {0x001F00000000FFFFull, 0x001F0000FF0000FFull, 0x100F00F00F00F00Full, 0x10C30C30C30C30C3ull,
+                    0x1249249249249249ull});
 }
 
 inline std::uint64_t morton_2d(std::uint32_t x, std::uint32_t y) {

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -15,6 +14,7 @@
 #include "grid/grid_locator.hpp"
 #include "patches/patch_assign.hpp"
 #include "patches/patch_gather.hpp"
+#include "kernels/enum_names.hpp"
 
 namespace hpart {
 namespace {
@@ -101,14 +101,10 @@ PatchPartition make_result(const Comm& comm, const patches::GatheredPatches& g, 
 
 }  // namespace
 
-const char* to_string(PatchMethod m) {
-  switch (m) {
-    case PatchMethod::knapsack: return "knapsack";
-    case PatchMethod::sfc: return "sfc";
-    case PatchMethod::sfc_swap: return "sfc-swap";
-  }
-  return "?";
-}
+constexpr detail::EnumNames<PatchMethod, 3> kPatchMethods{{
+    {PatchMethod::knapsack, "knapsack"}, {PatchMethod::sfc, "sfc"}, {PatchMethod::sfc_swap, "sfc-swap"}}};
+
+const char* to_string(PatchMethod m) { return detail::enum_name(kPatchMethods, m); }
 
 PatchOptions PatchOptions::preset(Preset p, int parts) {
   PatchOptions o;
@@ -119,10 +115,7 @@ PatchOptions PatchOptions::preset(Preset p, int parts) {
 }
 
 PatchMethod patch_method_from_string(const char* name) {
-  for (PatchMethod m : {PatchMethod::knapsack, PatchMethod::sfc, PatchMethod::sfc_swap})
-    if (std::strcmp(name, to_string(m)) == 0) return m;
-  throw Error(ErrorCode::invalid_argument,
-              std::string("unknown patch method '") + name + "' (available: knapsack, sfc, sfc-swap)");
+  return detail::enum_from_name(kPatchMethods, name, "patch method");
 }
 
 PatchPartition partition_patches(const Comm& comm, const PatchList& list, const PatchOptions& opts) {

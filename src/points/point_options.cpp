@@ -1,25 +1,14 @@
 // Names of the curves, and the point presets.
-#include <string>
-
-#include "hpart/error.hpp"
 #include "hpart/points.hpp"
+#include "kernels/enum_names.hpp"
 
 namespace hpart {
 
-const char* to_string(Curve c) {
-  switch (c) {
-    case Curve::hilbert: return "hilbert";
-    case Curve::morton: return "morton";
-  }
-  return "unknown";
-}
+constexpr detail::EnumNames<Curve, 2> kCurves{{{Curve::hilbert, "hilbert"}, {Curve::morton, "morton"}}};
 
-Curve curve_from_string(const char* name) {
-  const std::string s = name ? name : "";
-  if (s == "hilbert") return Curve::hilbert;
-  if (s == "morton") return Curve::morton;
-  throw Error(ErrorCode::invalid_argument, "unknown curve '" + s + "': choose hilbert or morton");
-}
+const char* to_string(Curve c) { return detail::enum_name(kCurves, c); }
+
+Curve curve_from_string(const char* name) { return detail::enum_from_name(kCurves, name, "curve"); }
 
 PointOptions PointOptions::preset(Preset p, int parts) {
   PointOptions o;

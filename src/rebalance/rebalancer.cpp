@@ -19,18 +19,15 @@
 #include "rebalance/rebalancer_state.hpp"
 #include "migration/relabel_partition.hpp"
 #include "points/partition_scanned.hpp"
+#include "kernels/enum_names.hpp"
 
 namespace hpart {
 
-const char* to_string(RebalanceKind k) {
-  switch (k) {
-    case RebalanceKind::none: return "none";
-    case RebalanceKind::scratch: return "scratch";
-    case RebalanceKind::shift: return "shift";
-    case RebalanceKind::diffusion: return "diffusion";
-  }
-  return "unknown";
-}
+constexpr detail::EnumNames<RebalanceKind, 4> kKinds{{
+    {RebalanceKind::none, "none"}, {RebalanceKind::scratch, "scratch"}, {RebalanceKind::shift, "shift"},
+    {RebalanceKind::diffusion, "diffusion"}}};
+
+const char* to_string(RebalanceKind k) { return detail::enum_name(kKinds, k); }
 
 namespace {
 
