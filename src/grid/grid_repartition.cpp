@@ -10,6 +10,7 @@
 #include "core/log.hpp"
 #include "metrics/partition_metrics.hpp"
 #include "grid/grid_methods.hpp"
+#include "metrics/migration_volume.hpp"
 
 namespace hpart {
 namespace {
@@ -83,12 +84,8 @@ GridRepartition repartition_grid(const Comm& comm, const Grid& grid, const GridP
                        [&](std::size_t index, std::int64_t, std::int64_t, std::int64_t, std::int64_t count) {
                          std::fill_n(before.begin() + static_cast<std::ptrdiff_t>(index), count, static_cast<part_t>(p));
                        });
-  double moved[2] = {0.0, 0.0};
-  for (std::size_t i = 0; i < n; ++i)
-    if (before[i] != r.parts[i]) moved[0] += in.unit_cost ? 1.0 : grid.cost[i], moved[1] += 1.0;
-  MPI_Allreduce(MPI_IN_PLACE, moved, 2, MPI_DOUBLE, MPI_SUM, comm.get());
-  out.migrated.weight = moved[0];
-  out.migrated.objects = std::llround(moved[1]);
+  out.migrated =
+      detail::moved_everywhere(comm, before, r.parts, in.unit_cost ? std::span<const double>() : grid.cost, 1);
 
   const std::span<const double> cost = in.unit_cost ? std::span<const double>() : grid.cost;
   static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(r.parts), opts.parts, cost, 1, {});

@@ -49,15 +49,4 @@ std::vector<int> relabel_to_overlap(const Comm& comm, std::span<const part_t> ol
   return label;
 }
 
-MovedTotals moved_totals(const Comm& comm, std::span<const part_t> before, std::span<const part_t> after,
-                         std::span<const double> weights, int ncon) {
-  double m[2] = {0.0, 0.0};
-  const auto stride = static_cast<std::size_t>(ncon);
-  if (!before.empty())
-    for (std::size_t i = 0; i < after.size(); ++i)
-      if (after[i] != before[i]) m[0] += weights.empty() ? 1.0 : weights[i * stride], m[1] += 1.0;
-  MPI_Allreduce(MPI_IN_PLACE, m, 2, MPI_DOUBLE, MPI_SUM, comm.get());
-  return {m[0], static_cast<long long>(m[1])};
-}
-
 }  // namespace hpart::repart

@@ -15,14 +15,4 @@ namespace hpart::repart {
 std::vector<int> relabel_to_overlap(const Comm& comm, std::span<const part_t> old_parts, std::vector<part_t>& new_parts,
                                     std::span<const double> weights, int ncon, int num_parts);
 
-// Collective: what a repartition moved, summed over the ranks: the first weight (stride ncon;
-// empty: unit weights) and the number of the local objects whose part differs between `before`
-// and `after` (same length; an empty `before`, no earlier partition, moved nothing).
-struct MovedTotals {
-  double weight = 0.0;
-  long long objects = 0;
-};
-MovedTotals moved_totals(const Comm& comm, std::span<const part_t> before, std::span<const part_t> after,
-                         std::span<const double> weights, int ncon);
-
 }  // namespace hpart::repart

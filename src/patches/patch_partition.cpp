@@ -15,6 +15,7 @@
 #include "patches/patch_assign.hpp"
 #include "patches/patch_gather.hpp"
 #include "kernels/enum_names.hpp"
+#include "metrics/migration_volume.hpp"
 
 namespace hpart {
 namespace {
@@ -176,8 +177,7 @@ PatchRepartition repartition_patches(const Comm& comm, const PatchList& list, st
   out.steps = refine_to(cost, in_order, opts.parts, opts.imbalance);
   std::vector<part_t> part_of(order.size());
   for (std::size_t k = 0; k < order.size(); ++k) part_of[order[k]] = in_order[k];
-  for (std::size_t i = 0; i < part_of.size(); ++i)
-    if (part_of[i] != before[i]) out.migrated.weight += g.cost[i], ++out.migrated.objects;
+  out.migrated = detail::moved_here(before, part_of, g.cost, 1);  // the whole list, on every rank
 
   static_cast<PatchPartition&>(out) = make_result(comm, g, list, part_of, opts.parts);
   detail::record_tolerance(out, opts.imbalance);

@@ -20,6 +20,7 @@
 #include "migration/relabel_partition.hpp"
 #include "points/partition_scanned.hpp"
 #include "kernels/enum_names.hpp"
+#include "metrics/migration_volume.hpp"
 
 namespace hpart {
 
@@ -345,7 +346,7 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
   } else {
     s.curve_order.clear();
   }
-  repart::MovedTotals moved;
+  MigrationStats moved;
   Partition out;
   if (kind != RebalanceKind::diffusion) {
     // The fresh partition's totals, moved to the parts' new labels: no second summarising pass.
@@ -357,16 +358,16 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
       sizes[to] = fresh.part_sizes[j];
       for (std::size_t c = 0; c < C; ++c) weights[to * C + c] = fresh.part_weights[j * C + c];
     }
-    moved = repart::moved_totals(s.comm, known ? cur : std::span<const part_t>{}, result, points.weights, points.ncon);
+    moved = detail::moved_everywhere(s.comm, known ? cur : std::span<const part_t>{}, result, points.weights, points.ncon);
     out = detail::partition_from_totals(std::move(result), K, fresh.ncon, std::move(weights), std::move(sizes), {});
   } else if (points.ncon == 1) {
     // The diffusion knows its part totals and what it moved: no pass over the objects.
     repart::PointDiffusion::Summary sum = diffusion->summary(cur);
-    moved = {sum.moved_weight, sum.moved_objects};
+    moved = {sum.moved_objects, sum.moved_weight};
     out = detail::partition_from_totals(std::move(result), K, 1, std::move(sum.part_weights),
                                         std::move(sum.part_sizes), {});
   } else {
-    moved = repart::moved_totals(s.comm, known ? cur : std::span<const part_t>{}, result, points.weights, points.ncon);
+    moved = detail::moved_everywhere(s.comm, known ? cur : std::span<const part_t>{}, result, points.weights, points.ncon);
     // The points and the parts were validated above or come from a partitioner.
     out = detail::summarise_partition(s.comm, std::move(result), K, points.weights, points.ncon, {});
   }

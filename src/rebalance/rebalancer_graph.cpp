@@ -16,6 +16,7 @@
 #include "hpart/rebalance.hpp"
 #include "rebalance/rebalancer_state.hpp"
 #include "migration/relabel_partition.hpp"
+#include "metrics/migration_volume.hpp"
 
 namespace hpart {
 namespace {
@@ -85,7 +86,7 @@ Partition Rebalancer::rebalance(const Graph& graph, std::span<const part_t> part
     graph::check_vertex_parts(s.comm, graph, cur, s.opts.parts, "rebalance(graph)");
     const std::vector<double> weights(graph.vwgt.begin(), graph.vwgt.end());
     repart::relabel_to_overlap(s.comm, cur, p.parts, weights, graph.ncon, s.opts.parts);
-    const repart::MovedTotals m = repart::moved_totals(s.comm, cur, p.parts, weights, graph.ncon);
+    const MigrationStats m = detail::moved_everywhere(s.comm, cur, p.parts, weights, graph.ncon);
     moved = m.weight;
     moved_objects = m.objects;
     cut = p.cut.edge_cut;

@@ -15,6 +15,7 @@
 #include "hpart/graph.hpp"
 #include "graph/repartition/graph_diffusion.hpp"
 #include "migration/relabel_partition.hpp"
+#include "metrics/migration_volume.hpp"
 
 namespace hpart {
 namespace {
@@ -85,9 +86,7 @@ GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<c
     repart::relabel_to_overlap(comm, current, parts, weights, g.ncon, opts.parts);
   }
 
-  const repart::MovedTotals moved = repart::moved_totals(comm, current, parts, weights, g.ncon);
-  out.migrated.weight = moved.weight;
-  out.migrated.objects = moved.objects;
+  out.migrated = detail::moved_everywhere(comm, current, parts, weights, g.ncon);
   static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(parts), opts.parts, weights, g.ncon, {});
   double seconds = clock.seconds();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
