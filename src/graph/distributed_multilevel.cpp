@@ -12,7 +12,7 @@
 #include "core/log.hpp"
 #include "core/validate.hpp"
 #include "graph/coarsening/block_level.hpp"
-#include "graph/refinement/dist_level.hpp"
+#include "graph/refinement/dist_refine.hpp"
 #include "graph/initial/gathered_graph.hpp"
 #include "graph/multilevel.hpp"
 #include "hpart/points.hpp"
@@ -75,16 +75,20 @@ std::vector<part_t> single_rank(const Graph& g, const GraphOptions& opts) {
   all.adjncy = adjncy;
   all.vwgt = g.vwgt;
   all.adjwgt = g.adjwgt;
+  return graphk::multilevel_partition(all, kernel_options(opts, true));  // `all` is a view: the view overload
+}
+
+}  // namespace
+
+graphk::MultilevelOptions kernel_options(const GraphOptions& opts, bool validated) {
   graphk::MultilevelOptions mo;
   mo.parts = opts.parts;
   mo.imbalance = opts.imbalance;
   mo.seed = opts.seed;
-  mo.validated = true;
+  mo.validated = validated;
   mo.targets.assign(opts.target_sizes.begin(), opts.target_sizes.end());
-  return graphk::multilevel_partition(all, mo);  // `all` is a view: the view overload
+  return mo;
 }
-
-}  // namespace
 
 std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, const GraphOptions& opts,
                                            const GraphTotals& totals, FinestNumbering* keep) {
@@ -111,17 +115,14 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
   const BlockLevel& coarsest = levels.back();
   std::vector<part_t> parts;
   if (coarsest.vtxdist.back() <= 4 * limit) {
-    const BlockLevel::Arrays arrays = coarsest.global_arrays(comm.rank());
-    const Graph view = arrays.view(coarsest.vtxdist, g.ncon);
+    const GraphFile arrays = coarsest.global_arrays(comm.rank());
+    const Graph view = arrays.view();
     const graphk::CsrGraph all = gather_graph(comm, view, 0);
     std::vector<part_t> all_parts;
     std::string problem;
     if (comm.rank() == 0) {
-      graphk::MultilevelOptions mo;
-      mo.parts = K;
-      mo.imbalance = opts.imbalance;
-      mo.seed = opts.seed;
-      mo.targets.assign(opts.target_sizes.begin(), opts.target_sizes.end());
+      // The coarsest graph is ours, not validated: the kernel checks it.
+      const graphk::MultilevelOptions mo = kernel_options(opts, false);
       const detail::Stopwatch kernel;
       try {
         all_parts = graphk::multilevel_partition(all, mo);
@@ -168,8 +169,8 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
 
 std::vector<part_t> geometric_refine(const Comm& comm, const Graph& g, const GraphOptions& opts,
                                      const GraphTotals& totals) {
-  const DistLevel L = copy_level(g);
-  const std::size_t n = L.vertices(), nc = static_cast<std::size_t>(g.ncon);
+  const GraphFile L = explicit_weights(g);
+  const std::size_t n = L.xadj.size() - 1, nc = static_cast<std::size_t>(g.ncon);
   std::vector<double> w(n);
   for (std::size_t v = 0; v < n; ++v) w[v] = static_cast<double>(L.vwgt[v * nc]);
   std::vector<gid_t> ids(n);

@@ -9,6 +9,7 @@
 
 #include "core/ghost_exchange.hpp"
 #include "graph/graph_totals.hpp"
+#include "graph/multilevel.hpp"
 #include "hpart/graph.hpp"
 
 namespace hpart::graph {
@@ -19,6 +20,11 @@ struct FinestNumbering {
   std::shared_ptr<const GhostExchange> plan;
   graphk::HugeVector<std::int32_t> adjncy;
 };
+
+// The shared-memory kernel's options for a partition_graph call (parts, imbalance, seed,
+// targets); `validated`: the kernel may skip its own pass over the edges (validate_graph ran on
+// this graph).
+graphk::MultilevelOptions kernel_options(const GraphOptions& opts, bool validated);
 
 // `totals`: validation's (graph::validate). `keep` (optional, more than one rank): receives the
 // finest level's numbering.

@@ -53,8 +53,11 @@ std::vector<gid_t> gathered_vtxdist(const Comm& comm, std::int64_t mine) {
 
 }  // namespace
 
-BlockLevel::Arrays BlockLevel::global_arrays(int rank) const {
-  Arrays a;
+GraphFile BlockLevel::global_arrays(int rank) const {
+  GraphFile a;
+  a.vtxdist = vtxdist;
+  a.ncon = graph.ncon;
+  a.global_vertices = vtxdist.back();
   const auto nc = static_cast<std::size_t>(graph.ncon);
   const gid_t lo = vtxdist[static_cast<std::size_t>(rank)];
   a.xadj.assign(1, 0);

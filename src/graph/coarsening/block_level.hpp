@@ -28,16 +28,9 @@ struct BlockLevel {
   std::vector<std::int32_t> coarse_of;  // local -> the next coarser level's local (coarsen_block)
 
   [[nodiscard]] std::int32_t ghosts() const { return static_cast<std::int32_t>(ghost_ids.size()); }
-  // The block as a distributed Graph (global ids, locals only), for gathering.
-  struct Arrays {
-    std::vector<std::int64_t> xadj;
-    std::vector<gid_t> adjncy;
-    std::vector<std::int64_t> vwgt, adjwgt;
-    Graph view(const std::vector<gid_t>& vtxdist, int ncon) const {
-      return Graph{vtxdist, xadj, adjncy, vwgt, ncon, adjwgt, {}, 0};
-    }
-  };
-  [[nodiscard]] Arrays global_arrays(int rank) const;
+  // The block as a distributed graph in global ids (locals only, parallel entries merged,
+  // explicit weights, no coordinates), for gathering.
+  [[nodiscard]] GraphFile global_arrays(int rank) const;
 };
 
 // Collective: the input graph's block (valid graph) and its ghost plan.

@@ -10,13 +10,13 @@
 #include <span>
 #include <numeric>
 
-#include "graph/refinement/dist_level.hpp"
+#include "graph/refinement/dist_refine.hpp"
 #include "core/ghost_exchange.hpp"
 
 namespace hpart::graph {
 namespace {
 
-std::vector<double> part_weights(const Comm& comm, const DistLevel& L, int K, const std::vector<part_t>& parts) {
+std::vector<double> part_weights(const Comm& comm, const GraphFile& L, int K, const std::vector<part_t>& parts) {
   const auto nc = static_cast<std::size_t>(L.ncon);
   std::vector<double> w(static_cast<std::size_t>(K) * nc, 0.0);
   for (std::size_t v = 0; v < parts.size(); ++v)
@@ -31,7 +31,7 @@ struct Connections {
   std::vector<part_t> parts;
   explicit Connections(int K) : to(static_cast<std::size_t>(K), 0) {}
   template <class PartAt>
-  void gather(const DistLevel& L, std::span<const std::int32_t> ladj, std::size_t v, PartAt&& part_at) {
+  void gather(const GraphFile& L, std::span<const std::int32_t> ladj, std::size_t v, PartAt&& part_at) {
     for (auto e = L.xadj[v]; e < L.xadj[v + 1]; ++e) {
       const part_t q = part_at(ladj[static_cast<std::size_t>(e)]);
       if (to[static_cast<std::size_t>(q)] == 0) parts.push_back(q);
@@ -46,9 +46,9 @@ struct Connections {
 
 }  // namespace
 
-void refine(const Comm& comm, const DistLevel& L, const GhostExchange& ghosts, int K,
+void refine(const Comm& comm, const GraphFile& L, const GhostExchange& ghosts, int K,
             const std::vector<double>& limits, int rounds, std::vector<part_t>& parts) {
-  const std::size_t n = L.vertices(), nc = static_cast<std::size_t>(L.ncon);
+  const std::size_t n = L.xadj.size() - 1, nc = static_cast<std::size_t>(L.ncon);
   const double R = comm.size();
   const auto& ladj = ghosts.local_adjncy();
   Connections conn(K);
@@ -185,13 +185,14 @@ void refine(const Comm& comm, const DistLevel& L, const GhostExchange& ghosts, i
   }
 }
 
-DistLevel copy_level(const Graph& g) {
-  DistLevel L;
+GraphFile explicit_weights(const Graph& g) {
+  GraphFile L;
   L.vtxdist.assign(g.vtxdist.begin(), g.vtxdist.end());
   L.xadj.assign(g.xadj.begin(), g.xadj.end());
   if (L.xadj.empty()) L.xadj.assign(1, 0);  // a rank without vertices may pass no offsets at all
   L.adjncy.assign(g.adjncy.begin(), g.adjncy.end());
   L.ncon = g.ncon;
+  L.global_vertices = L.vtxdist.empty() ? 0 : L.vtxdist.back();
   const std::size_t n = g.local_vertices();
   L.vwgt = g.vwgt.empty() ? std::vector<std::int64_t>(n * static_cast<std::size_t>(g.ncon), 1)
                           : std::vector<std::int64_t>(g.vwgt.begin(), g.vwgt.end());

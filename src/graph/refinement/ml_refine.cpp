@@ -58,33 +58,9 @@ void Refiner::move(std::int32_t v, part_t to) {
   ++count_[static_cast<std::size_t>(to)];
 }
 
-std::int64_t Refiner::scan(std::int32_t v) {
+std::int64_t Refiner::connect(std::int32_t v, Scratch& s, std::int64_t& external) const {
   const part_t a = part_[static_cast<std::size_t>(v)];
   std::int64_t internal = 0;
-  for (std::int64_t e = g_.begin(v); e < g_.end(v); ++e) {
-    const part_t p = part_[static_cast<std::size_t>(g_.nbr(e))];
-    if (p == a) {
-      internal += g_.ewgt(e);
-    } else {
-      std::int64_t& c = scratch_.conn[static_cast<std::size_t>(p)];
-      if (c == 0) scratch_.touched.push_back(p);
-      c += g_.ewgt(e);
-    }
-  }
-  return internal;
-}
-
-void Refiner::reset_scan() {
-  for (part_t p : scratch_.touched) scratch_.conn[static_cast<std::size_t>(p)] = 0;
-  scratch_.touched.clear();
-}
-
-// The adjacent part with the most connection that has room for v (ties: the less filled part,
-// so that equal-gain moves drift from heavy parts to light ones). Reads the partition only, so
-// threads may evaluate different vertices at once, each with its own scratch.
-Refiner::Target Refiner::evaluate(std::int32_t v, Scratch& s) const {
-  const part_t a = part_[static_cast<std::size_t>(v)];
-  std::int64_t internal = 0, external = 0;
   for (std::int64_t e = g_.begin(v); e < g_.end(v); ++e) {
     const part_t p = part_[static_cast<std::size_t>(g_.nbr(e))];
     if (p == a) {
@@ -96,6 +72,22 @@ Refiner::Target Refiner::evaluate(std::int32_t v, Scratch& s) const {
       external += g_.ewgt(e);
     }
   }
+  return internal;
+}
+
+std::int64_t Refiner::scan(std::int32_t v) {
+  std::int64_t external = 0;
+  return connect(v, scratch_, external);
+}
+
+void Refiner::reset_scan() { scratch_.clear(); }
+
+// The adjacent part with the most connection that has room for v (ties: the less filled part,
+// so that equal-gain moves drift from heavy parts to light ones). Reads the partition only, so
+// threads may evaluate different vertices at once, each with its own scratch.
+Refiner::Target Refiner::evaluate(std::int32_t v, Scratch& s) const {
+  std::int64_t external = 0;
+  const std::int64_t internal = connect(v, s, external);
   Target t;
   t.boundary = !s.touched.empty();
   t.external = external;
@@ -112,8 +104,7 @@ Refiner::Target Refiner::evaluate(std::int32_t v, Scratch& s) const {
     }
     t.gain = best_conn - internal;
   }
-  for (part_t p : s.touched) s.conn[static_cast<std::size_t>(p)] = 0;
-  s.touched.clear();
+  s.clear();
   return t;
 }
 

@@ -71,6 +71,10 @@ class Refiner {
   struct Scratch {
     std::vector<std::int64_t> conn;
     std::vector<part_t> touched;
+    void clear() {
+      for (part_t p : touched) conn[static_cast<std::size_t>(p)] = 0;
+      touched.clear();
+    }
   };
   static constexpr part_t kAnyPart = -2;
   // Exchanges and moves to every part look at vertex pairs or all parts per vertex.
@@ -96,6 +100,9 @@ class Refiner {
   // v may not move: it is fixed, or its part's only vertex.
   [[nodiscard]] bool pinned(std::int32_t v) const;
   void move(std::int32_t v, part_t to);
+  // Fills s with v's connection to each other part and adds it to external; returns the weight
+  // to v's own part (the one pass over v's edges that scan and evaluate share; thread-safe).
+  std::int64_t connect(std::int32_t v, Scratch& s, std::int64_t& external) const;
   std::int64_t scan(std::int32_t v);  // fills scratch_ for v's other parts; returns internal weight
   void reset_scan();
 
