@@ -174,4 +174,25 @@ class Rebalancer {
   std::unique_ptr<State> state_;
 };
 
+// Incremental repartitioning of a point set whose weights changed (or whose points moved), from
+// the current parts, without the Rebalancer's load history: the Rebalancer's rebalance() for one
+// event. Load diffuses between neighbouring parts, moving the points nearest the receiving part,
+// until the first weight is within opts.imbalance; when it cannot get there in max_rounds, the
+// result is a fresh curve partition relabelled to keep the most weight in place (from_scratch).
+struct PointRepartOptions {
+  int parts = 1;                 // K >= 1; `current` holds part ids in [0, K)
+  Curve curve = Curve::hilbert;  // of a fresh partition
+  double imbalance = 0.02;       // max part weight / mean - 1 to reach (> 0)
+  int max_rounds = 8;            // diffusion rounds before the fresh partition
+};
+
+// The new parts and metrics; migrated: the points whose part changed and their first weight;
+// steps: the diffusion rounds run.
+using PointRepartition = Repartition<Partition>;
+
+// Collective: validates the points, the options and `current` (one part id per local point, in
+// [0, K)) like the Rebalancer, with the same hpart::Error on every rank.
+PointRepartition repartition_points(const Comm& comm, const PointSet& points, std::span<const part_t> current,
+                                    const PointRepartOptions& opts);
+
 }  // namespace hpart

@@ -449,3 +449,47 @@ TEST(Rebalance, FitsTheFeatureCostModel) {
 }
 
 }  // namespace
+
+namespace {
+
+// repartition_points: one diffusion event from given parts, without a Rebalancer's history.
+void repartition_points_event(MPI_Comm handle) {
+  const hpart::Comm comm(handle);
+  Cloud c = make_cloud(20, comm.rank(), comm.size());
+  set_weights(c, 0.0);
+  const int K = 8;
+  const hpart::Partition p0 = hpart::partition_points(comm, c.view(), {.parts = K});
+  set_weights(c, 0.3);  // the hotspot moved: the parts are out of balance
+  const hpart::Partition before = hpart::evaluate_partition(comm, p0.parts, K, c.weights, 1);
+  ASSERT_GT(before.metrics.imbalance[0], 0.05);
+  const hpart::PointRepartition r = hpart::repartition_points(comm, c.view(), p0.parts, {.parts = K, .imbalance = 0.02});
+  ASSERT_EQ(r.parts.size(), c.size());
+  for (hpart::part_t q : r.parts) ASSERT_TRUE(q >= 0 && q < K);
+  EXPECT_FALSE(r.from_scratch);
+  EXPECT_GE(r.steps, 1);
+  EXPECT_LE(r.metrics.imbalance[0], 0.02 + 1e-12);
+  // What moved is exactly what differs from the given parts, and much less than everything.
+  double moved = 0.0;
+  long long objects = 0;
+  for (std::size_t i = 0; i < c.size(); ++i)
+    if (r.parts[i] != p0.parts[i]) moved += c.weights[i], ++objects;
+  EXPECT_NEAR(r.migrated.weight, global_sum(handle, moved), 1e-9 * r.migrated.weight);
+  EXPECT_EQ(r.migrated.objects, static_cast<long long>(global_sum(handle, static_cast<double>(objects))));
+  const double total = global_sum(handle, std::accumulate(c.weights.begin(), c.weights.end(), 0.0));
+  EXPECT_LT(r.migrated.weight, 0.5 * total);
+  // The same event through a Rebalancer gives the same parts.
+  hpart::Rebalancer rb(comm, {.parts = K, .imbalance = 0.02});
+  EXPECT_EQ(rb.rebalance(c.view(), p0.parts).parts, r.parts);
+  // Bad input fails on every rank.
+  std::vector<hpart::part_t> bad = p0.parts;
+  if (comm.rank() == comm.size() - 1 && !bad.empty()) bad[0] = K;
+  expect_error_everywhere([&] { (void)hpart::repartition_points(comm, c.view(), bad, {.parts = K}); }, "part");
+}
+
+}  // namespace
+
+TEST(RepartitionPoints, OneEventFromGivenParts) { repartition_points_event(MPI_COMM_WORLD); }
+TEST(RepartitionPoints, OnSubCommunicators) {
+  const HalfWorld h;
+  repartition_points_event(h.comm);
+}
