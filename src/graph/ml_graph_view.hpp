@@ -47,15 +47,8 @@ struct GraphView {
 };
 
 inline GraphView view_of(const CsrGraph& g) {
-  GraphView v;
-  v.n = g.vertices();
-  v.ncon = g.ncon;
-  v.xadj = g.xadj;
-  v.adjncy = g.adjncy;
-  v.vwgt = g.vwgt;
-  v.adjwgt = g.adjwgt;
-  v.adjwgt32 = g.adjwgt32;
-  return v;
+  return GraphView{.n = g.vertices(), .ncon = g.ncon, .xadj = g.xadj, .adjncy = g.adjncy, .vwgt = g.vwgt,
+                   .adjwgt = g.adjwgt, .adjwgt32 = g.adjwgt32};
 }
 
 }  // namespace hpart::graphk
