@@ -35,7 +35,7 @@ float value_at(std::uint64_t cell, std::uint64_t seed) {
 
 // Interior values by global cell index, so every layout holds the same tensor.
 void fill(ht::ShardTensor<float>& t, std::uint64_t seed) {
-  const ht::TensorBox& b = t.box();
+  const hpart::Box& b = t.box();
   if (b.empty()) return;
   auto h = Kokkos::create_mirror_view(t.view());
   const ht::Index5 e = t.layout().shape().extent, m = t.margins(), n = t.interior_extent();

@@ -98,8 +98,8 @@ void run_halo2d_case(const hpart::Comm& comm, const TensorSuiteConfig& cfg, Reco
       while (v.exchange.tuning()) v.exchange.exchange(x);
   }
   // The same messages as hpart's plan: to each H neighbour, channels x W floats.
-  const ht::TensorBox& b = layout.local_box();
-  const std::size_t count = b.empty() ? 0 : static_cast<std::size_t>(b.size(ht::kAxisC) * b.size(ht::kAxisW));
+  const hpart::Box& b = layout.local_box();
+  const std::size_t count = b.empty() ? 0 : static_cast<std::size_t>(b.extent(ht::kAxisC) * b.extent(ht::kAxisW));
   const int up = layout.neighbour(comm.rank(), {0, 0, 0, -1, 0});
   const int down = layout.neighbour(comm.rank(), {0, 0, 0, +1, 0});
   std::vector<float> send_up, send_down, recv_up, recv_down;
@@ -114,8 +114,8 @@ void run_halo2d_case(const hpart::Comm& comm, const TensorSuiteConfig& cfg, Reco
   const bool run_vector = run_hpart && run_mpi && count > 0 && ht::impl::host_accessible<ht::DefaultMemorySpace>;
   if (run_vector) {
     const auto& v = x.view();
-    const std::int64_t rows = b.size(ht::kAxisH);
-    MPI_Type_vector(static_cast<int>(b.size(ht::kAxisC)), static_cast<int>(b.size(ht::kAxisW)),
+    const std::int64_t rows = b.extent(ht::kAxisH);
+    MPI_Type_vector(static_cast<int>(b.extent(ht::kAxisC)), static_cast<int>(b.extent(ht::kAxisW)),
                     static_cast<int>(v.extent(2) * v.extent(3) * v.extent(4)), MPI_FLOAT, &face);
     MPI_Type_commit(&face);
     first_row = &v(0, 0, 0, 1, 1), last_row = &v(0, 0, 0, static_cast<std::size_t>(rows), 1);

@@ -19,7 +19,7 @@ double field_value(std::uint64_t seed, std::uint64_t sample, std::uint64_t cell)
 
 template <class T>
 void fill_sample(ht::ShardTensor<T>& x, std::uint64_t seed, std::uint64_t sample) {
-  const ht::TensorBox& b = x.box();
+  const hpart::Box& b = x.box();
   if (b.empty()) return;
   auto h = Kokkos::create_mirror_view(x.view());
   const ht::Index5 e = x.layout().shape().extent, m = x.margins(), n = x.interior_extent();

@@ -20,9 +20,9 @@ HaloPlan make_halo_plan(const ShardLayout& layout, const Halo& halo) {
   HaloPlan plan;
   if (!halo.any()) return plan;
   const int me = layout.rank();
-  const TensorBox& box = layout.local_box();
+  const Box& box = layout.local_box();
   if (box.empty()) return plan;  // nothing to send or receive (neighbours along D/H/W are empty too)
-  const Index5 n = box.sizes(), m = halo.margins();
+  const Index5 n = box.extents(), m = halo.margins();
   const int dmax = layout.shape().spatial_dims == 3 ? 1 : 0;
   for (int dd = -dmax; dd <= dmax; ++dd)
     for (int dh = -1; dh <= 1; ++dh)

@@ -15,7 +15,7 @@ struct ShardLayout::Data {
   explicit Data(const Comm& c) : comm(c) {}
   Comm comm;
   TensorShape shape;
-  std::vector<TensorBox> boxes;  // per rank
+  std::vector<Box> boxes;        // per rank: tensor boxes, empty ones canonical (empty_box)
   std::vector<char> primary;     // per rank
   bool has_mesh = false;
   Mesh mesh;

@@ -20,11 +20,11 @@ RedistributePlan make_redistribute_plan(const ShardLayout& from, const ShardLayo
   RedistributePlan plan;
   if (problem.empty()) {
     const int me = from.rank(), P = from.size();
-    const TensorBox& mine_from = from.local_box();
-    const TensorBox& mine_to = to.local_box();
+    const Box& mine_from = from.local_box();
+    const Box& mine_to = to.local_box();
     if (from.is_primary(me) && !mine_from.empty())
       for (int q = 0; q < P; ++q) {
-        const TensorBox b = mine_from.intersect(to.box(q));
+        const Box b = mine_from.intersect(to.box(q));
         if (b.empty()) continue;
         plan.sends.push_back({q, b});
         if (q != me) plan.send_elements += b.volume();
@@ -32,7 +32,7 @@ RedistributePlan make_redistribute_plan(const ShardLayout& from, const ShardLayo
     if (!mine_to.empty())
       for (int p = 0; p < P; ++p) {
         if (!from.is_primary(p)) continue;
-        const TensorBox b = from.box(p).intersect(mine_to);
+        const Box b = from.box(p).intersect(mine_to);
         if (b.empty()) continue;
         plan.receives.push_back({p, b});
         if (p != me) plan.receive_elements += b.volume();

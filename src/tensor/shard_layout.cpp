@@ -1,6 +1,7 @@
 // ShardLayout: construction (validated and agreed on every rank), mesh arithmetic, queries.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -141,7 +142,7 @@ ShardLayout ShardLayout::sharded(const Comm& comm, const TensorShape& shape, con
   ShardLayout layout(d);
   for (int r = 0; r < P; ++r) {
     const auto c = layout.mesh_coord(r);
-    TensorBox b;
+    Box b = empty_box();
     for (int a = 0; a < kRank; ++a) {
       const auto ua = static_cast<std::size_t>(a);
       const auto& s = d->starts[ua];
@@ -149,7 +150,7 @@ ShardLayout ShardLayout::sharded(const Comm& comm, const TensorShape& shape, con
       b.lo[ua] = s[j];
       b.hi[ua] = (j + 1 < s.size() ? s[j + 1] : shape.extent[ua]) - 1;
     }
-    if (b.empty()) b = TensorBox::none();
+    if (b.empty()) b = empty_box();
     d->boxes[static_cast<std::size_t>(r)] = b;
     d->primary[static_cast<std::size_t>(r)] = layout.replica_of(r) == 0 ? 1 : 0;
   }
@@ -175,26 +176,28 @@ ShardLayout ShardLayout::on_rank(const Comm& comm, const TensorShape& shape, int
   hpart::detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
   auto d = std::make_shared<Data>(comm);
   d->shape = shape;
-  d->boxes.assign(static_cast<std::size_t>(comm.size()), TensorBox::none());
+  d->boxes.assign(static_cast<std::size_t>(comm.size()), empty_box());
   d->primary.assign(static_cast<std::size_t>(comm.size()), 0);
-  d->boxes[static_cast<std::size_t>(root)] = TensorBox::whole(shape);
+  d->boxes[static_cast<std::size_t>(root)] = whole_box(shape);
   d->primary[static_cast<std::size_t>(root)] = 1;
   return ShardLayout(d);
 }
 
-ShardLayout ShardLayout::from_boxes(const Comm& comm, const TensorShape& shape, const TensorBox& mine) {
+ShardLayout ShardLayout::from_boxes(const Comm& comm, const TensorShape& shape, const Box& mine) {
   std::string problem = detail::check_shape(shape);
+  if (problem.empty() && !mine.empty() && (mine.dim != kRank || mine.order != AxisOrder::last_fastest))
+    problem = "from_boxes: " + mine.str() + " is not a tensor box (N, C, D, H, W): build it with tensor_box or whole_box";
   hpart::detail::Replicated args;
   detail::add_shape(args, shape);
   hpart::detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
-  const TensorBox b = mine.empty() ? TensorBox::none() : mine;
+  const Box b = mine.empty() ? empty_box() : mine;
   std::vector<std::int64_t> all(static_cast<std::size_t>(2 * kRank * comm.size()));
   std::int64_t local[2 * kRank];
   for (int a = 0; a < kRank; ++a) local[a] = b.lo[static_cast<std::size_t>(a)], local[kRank + a] = b.hi[static_cast<std::size_t>(a)];
   MPI_Allgather(local, 2 * kRank, MPI_INT64_T, all.data(), 2 * kRank, MPI_INT64_T, comm.get());
   auto d = std::make_shared<Data>(comm);
   d->shape = shape;
-  d->boxes.resize(static_cast<std::size_t>(comm.size()));
+  d->boxes.assign(static_cast<std::size_t>(comm.size()), empty_box());
   d->primary.assign(static_cast<std::size_t>(comm.size()), 1);
   for (int r = 0; r < comm.size(); ++r)
     for (int a = 0; a < kRank; ++a) {
@@ -202,13 +205,13 @@ ShardLayout ShardLayout::from_boxes(const Comm& comm, const TensorShape& shape, 
       d->boxes[static_cast<std::size_t>(r)].hi[static_cast<std::size_t>(a)] = all[static_cast<std::size_t>(2 * kRank * r + kRank + a)];
     }
   // Every rank sees every box: the same verdict everywhere without more communication.
-  const TensorBox whole = TensorBox::whole(shape);
+  const Box whole = whole_box(shape);
   std::int64_t covered = 0;
   problem.clear();
   for (int r = 0; r < comm.size() && problem.empty(); ++r) {
-    const TensorBox& br = d->boxes[static_cast<std::size_t>(r)];
+    const Box& br = d->boxes[static_cast<std::size_t>(r)];
     if (br.empty()) continue;
-    if (!(br.intersect(whole) == br))
+    if (!br.intersect(whole).same_cells(br))
       problem = "from_boxes: the box of rank " + std::to_string(r) + " " + br.str() + " lies outside the tensor " +
                 shape.str();
     for (int q = 0; q < r && problem.empty(); ++q)
@@ -229,8 +232,8 @@ const ShardLayout::Data& ShardLayout::data() const {
 }
 const Comm& ShardLayout::comm() const { return data().comm; }
 const TensorShape& ShardLayout::shape() const { return data().shape; }
-const TensorBox& ShardLayout::box(int rank) const { return data().boxes.at(static_cast<std::size_t>(rank)); }
-const std::vector<TensorBox>& ShardLayout::boxes() const { return data().boxes; }
+const Box& ShardLayout::box(int rank) const { return data().boxes.at(static_cast<std::size_t>(rank)); }
+const std::vector<Box>& ShardLayout::boxes() const { return data().boxes; }
 bool ShardLayout::is_primary(int rank) const { return data().primary.at(static_cast<std::size_t>(rank)) != 0; }
 bool ShardLayout::has_mesh() const { return data().has_mesh; }
 
@@ -305,7 +308,10 @@ bool operator==(const ShardLayout& a, const ShardLayout& b) {
   const auto& x = *a.data_;
   const auto& y = *b.data_;
   if (x.comm.size() != y.comm.size() || x.comm.rank() != y.comm.rank() || !(x.shape == y.shape)) return false;
-  if (x.boxes != y.boxes || x.primary != y.primary || x.has_mesh != y.has_mesh) return false;
+  if (!std::equal(x.boxes.begin(), x.boxes.end(), y.boxes.begin(), y.boxes.end(),
+                  [](const Box& p, const Box& q) { return p.same_cells(q); }) ||
+      x.primary != y.primary || x.has_mesh != y.has_mesh)
+    return false;
   return !x.has_mesh || x.mesh == y.mesh;
 }
 

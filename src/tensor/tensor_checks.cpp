@@ -58,12 +58,12 @@ namespace detail {
 void validate_shard_tensor(const ShardLayout& layout, const Halo& halo, std::size_t element_bytes) {
   const Comm& comm = layout.comm();
   std::string problem = halo_problem(layout, halo);
-  const TensorBox& box = layout.local_box();
+  const Box& box = layout.local_box();
   if (problem.empty() && element_bytes > 0 && !box.empty()) {
     double cells = 1;  // the local array, halo included, in double: it cannot wrap
     const Index5 m = halo.margins();
     for (int a = 0; a < kRank; ++a)
-      cells *= static_cast<double>(box.size(a) + 2 * m[static_cast<std::size_t>(a)]);
+      cells *= static_cast<double>(box.extent(a) + 2 * m[static_cast<std::size_t>(a)]);
     problem = hpart::detail::check_memory(
         cells * static_cast<double>(element_bytes),
         "the shard " + box.str() + " of the tensor " + layout.shape().str() + (halo.any() ? " with its halo" : ""),

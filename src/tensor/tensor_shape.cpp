@@ -16,24 +16,18 @@ std::string TensorShape::str() const {
   return s + ")";
 }
 
-std::string TensorBox::str() const {
-  if (empty()) return "[empty]";
-  std::string s = "[";
-  for (int a = 0; a < kRank; ++a)
-    s += (a ? ", " : "") + std::to_string(lo[static_cast<std::size_t>(a)]) + ".." +
-         std::to_string(hi[static_cast<std::size_t>(a)]);
-  return s + "]";
-}
-
-Box TensorBox::spatial(int spatial_dims) const {
+Box spatial_box(const Box& t, int spatial_dims) {
+  if (t.dim != kRank || t.order != AxisOrder::last_fastest)
+    throw Error(ErrorCode::invalid_argument, "spatial_box: " + t.str() + " is not a tensor box (N, C, D, H, W)");
   Box b;
   b.dim = spatial_dims;
+  const bool empty = t.empty();
   // Grid order: x = W, y = H, z = D.
   const int axes[3] = {kAxisW, kAxisH, kAxisD};
   for (int d = 0; d < spatial_dims; ++d) {
     const auto ua = static_cast<std::size_t>(axes[d]);
-    b.lo[static_cast<std::size_t>(d)] = lo[ua];
-    b.hi[static_cast<std::size_t>(d)] = empty() ? lo[ua] - 1 : hi[ua];
+    b.lo[static_cast<std::size_t>(d)] = t.lo[ua];
+    b.hi[static_cast<std::size_t>(d)] = empty ? t.lo[ua] - 1 : t.hi[ua];
   }
   return b;
 }

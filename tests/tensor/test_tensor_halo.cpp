@@ -31,7 +31,7 @@ int count_wrong(const ShardTensor<T, M>& t, const std::vector<T>& global) {
   const auto h = htest::host_array(t);
   const ShardLayout& l = t.layout();
   const TensorShape& s = l.shape();
-  const TensorBox& b = t.box();
+  const hpart::Box& b = t.box();
   const Index5 m = t.margins();
   int wrong = 0;
   for (std::size_t i0 = 0; i0 < h.extent(0); ++i0)

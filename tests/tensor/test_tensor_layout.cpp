@@ -20,9 +20,9 @@ void expect_primary_cover(const ShardLayout& l) {
   std::int64_t covered = 0;
   for (int r = 0; r < l.size(); ++r) {
     if (!l.is_primary(r)) continue;
-    const TensorBox& b = l.box(r);
+    const hpart::Box& b = l.box(r);
     covered += b.volume();
-    EXPECT_TRUE(b.empty() || b.intersect(TensorBox::whole(l.shape())) == b) << b.str();
+    EXPECT_TRUE(b.empty() || b.intersect(whole_box(l.shape())) == b) << b.str();
     for (int q = 0; q < r; ++q) {
       if (l.is_primary(q)) {
         EXPECT_TRUE(b.intersect(l.box(q)).empty()) << r << " " << q;
@@ -40,8 +40,8 @@ TEST(TensorLayout, SlabsCoverEvenAndUneven) {
     if (h < w.size) continue;
     const auto l = ShardLayout::sharded(comm, shape, Mesh::slabs(w.size));
     expect_primary_cover(l);
-    EXPECT_EQ(l.local_box().size(kAxisW), 7);
-    EXPECT_EQ(l.local_box().size(kAxisN), 2);
+    EXPECT_EQ(l.local_box().extent(kAxisW), 7);
+    EXPECT_EQ(l.local_box().extent(kAxisN), 2);
     // Balanced unit costs: extents differ by at most one.
     const auto e = extents_from_starts(l.starts(kAxisH), h);
     const auto [mn, mx] = std::minmax_element(e.begin(), e.end());
@@ -81,7 +81,7 @@ TEST(TensorLayout, ThreeDOnTwoDMeshAndBatchShards) {
   // The batch sharded, the spatial axes whole.
   const auto b = ShardLayout::sharded(comm, shape, Mesh::along(kAxisN, w.size));
   expect_primary_cover(b);
-  EXPECT_EQ(b.local_box().size(kAxisD), b.local_box().empty() ? 0 : 6);
+  EXPECT_EQ(b.local_box().extent(kAxisD), b.local_box().empty() ? 0 : 6);
 }
 
 TEST(TensorLayout, ReplicatedAndOnRank) {
@@ -90,7 +90,7 @@ TEST(TensorLayout, ReplicatedAndOnRank) {
   const auto shape = TensorShape::d2(1, 2, 5, 3);
   const auto rep = ShardLayout::replicated(comm, shape);
   expect_primary_cover(rep);
-  EXPECT_EQ(rep.local_box(), TensorBox::whole(shape));
+  EXPECT_EQ(rep.local_box(), whole_box(shape));
   EXPECT_EQ(rep.is_primary(w.rank), w.rank == 0);
   const int root = w.size - 1;
   const auto one = ShardLayout::on_rank(comm, shape, root);
@@ -164,7 +164,7 @@ TEST(TensorLayout, ExplicitExtents) {
   split.extents[kAxisH] = e;
   const auto l = ShardLayout::sharded(comm, TensorShape::d2(1, 1, w.size + 9, 4), Mesh::slabs(w.size), split);
   expect_primary_cover(l);
-  EXPECT_EQ(l.local_box().size(kAxisH), w.rank == w.size - 1 ? 10 : 1);
+  EXPECT_EQ(l.local_box().extent(kAxisH), w.rank == w.size - 1 ? 10 : 1);
   // Extents that do not add up to the tensor: an error on every rank.
   split.extents[kAxisH].back() = 3;
   expect_error_everywhere(
@@ -192,19 +192,63 @@ TEST(TensorLayout, BadInputIsAnErrorOnEveryRank) {
   expect_error_everywhere([&] { (void)ShardLayout::on_rank(comm, TensorShape::d2(1, 1, 4, 4), w.size); }, "root");
   // Boxes that leave a gap, or overlap.
   const auto shape = TensorShape::d2(1, 1, 4, 4);
-  TensorBox gap = TensorBox::whole(shape);
+  hpart::Box gap = whole_box(shape);
   gap.hi[kAxisH] = 2;  // every rank the top 3 rows: overlap when size > 1, a gap at size 1
-  expect_error_everywhere([&] { (void)ShardLayout::from_boxes(comm, shape, w.rank == 0 ? gap : TensorBox::none()); },
+  expect_error_everywhere([&] { (void)ShardLayout::from_boxes(comm, shape, w.rank == 0 ? gap : empty_box()); },
                           "do not cover");
   if (w.size > 1)
-    expect_error_everywhere([&] { (void)ShardLayout::from_boxes(comm, shape, TensorBox::whole(shape)); }, "overlap");
+    expect_error_everywhere([&] { (void)ShardLayout::from_boxes(comm, shape, whole_box(shape)); }, "overlap");
+}
+
+// One box type for grids and tensors: each side keeps its meanings, and the two orders never mix.
+TEST(TensorLayout, TensorBoxesAreBoxes) {
+  const auto shape = TensorShape::d2(2, 3, 4, 5);
+  const hpart::Box whole = whole_box(shape);
+  EXPECT_EQ(whole.dim, kRank);
+  EXPECT_EQ(whole.order, hpart::AxisOrder::last_fastest);
+  EXPECT_EQ(whole.volume(), shape.volume());
+  EXPECT_EQ(whole.extents(), shape.extent);
+  EXPECT_EQ(whole.str(), "[0..1, 0..2, 0..0, 0..3, 0..4]");
+  // Empty only along H: size() clamps that axis alone, extent() is 0 on every axis.
+  hpart::Box rows = whole;
+  rows.lo[kAxisH] = 3, rows.hi[kAxisH] = 2;
+  EXPECT_TRUE(rows.empty());
+  EXPECT_EQ(rows.size(kAxisW), 5);
+  EXPECT_EQ(rows.size(kAxisH), 0);
+  EXPECT_EQ(rows.extent(kAxisW), 0);
+  EXPECT_EQ(rows.extents(), (Index5{0, 0, 0, 0, 0}));
+  EXPECT_EQ(rows.volume(), 0);
+  EXPECT_EQ(rows.str(), "[empty]");
+  // Equality: bounds exactly; same_cells: every empty box alike.
+  EXPECT_FALSE(rows == empty_box());
+  EXPECT_TRUE(rows.same_cells(empty_box()));
+  EXPECT_FALSE(whole.same_cells(empty_box()));
+  EXPECT_TRUE(whole.same_cells(tensor_box({0, 0, 0, 0, 0}, {1, 2, 0, 3, 4})));
+  // The spatial part in grid order (x = W, y = H).
+  const hpart::Box grid = spatial_box(whole, 2);
+  EXPECT_EQ(grid, hpart::Box::from_extent(2, {5, 4}));
+  EXPECT_EQ(grid.str(), "[0..4, 0..3]");
+  EXPECT_TRUE(spatial_box(rows, 2).empty());
+  // A grid box and a tensor box never meet.
+  EXPECT_FALSE(grid.same_cells(whole));
+  EXPECT_THROW((void)whole.intersect(hpart::Box::from_extent(kRank, shape.extent)), hpart::Error);
+  EXPECT_THROW((void)spatial_box(grid, 2), hpart::Error);
+  // A grid box is not a tensor box for from_boxes (an empty Box{} is none).
+  World w(MPI_COMM_WORLD);
+  const hpart::Comm comm(MPI_COMM_WORLD);
+  const auto one_row = TensorShape::d2(1, 1, w.size, 3);
+  hpart::Box mine = whole_box(one_row);
+  mine.lo[kAxisH] = mine.hi[kAxisH] = w.rank;
+  EXPECT_TRUE(ShardLayout::from_boxes(comm, one_row, mine).local_box().same_cells(mine));
+  if (w.rank == 0) mine = hpart::Box::from_extent(kRank, one_row.extent);
+  expect_error_everywhere([&] { (void)ShardLayout::from_boxes(comm, one_row, mine); }, "not a tensor box");
 }
 
 TEST(TensorLayout, FromBoxesOnSubCommunicator) {
   const hpart::testing::HalfWorld half;
   const hpart::Comm comm(half.comm);
   const auto shape = TensorShape::d2(1, 1, 2 * half.size, 3);
-  TensorBox b = TensorBox::whole(shape);
+  hpart::Box b = whole_box(shape);
   b.lo[kAxisH] = 2 * half.rank, b.hi[kAxisH] = 2 * half.rank + 1;
   const auto l = ShardLayout::from_boxes(comm, shape, b);
   expect_primary_cover(l);

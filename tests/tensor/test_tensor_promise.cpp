@@ -70,7 +70,7 @@ TEST(TensorPromise, LayoutArgumentsThatDifferOnOneRank) {
     // on_rank's root, from_boxes' shape.
     expect_same_error(c, [&] { (void)ShardLayout::on_rank(comm, shape, odd ? 1 : 0); }, "root differs between ranks");
     expect_same_error(
-        c, [&] { (void)ShardLayout::from_boxes(comm, TensorShape::d2(odd ? 2 : 1, 2, H, 6), TensorBox::none()); },
+        c, [&] { (void)ShardLayout::from_boxes(comm, TensorShape::d2(odd ? 2 : 1, 2, H, 6), empty_box()); },
         "TensorShape::extent[N] differs between ranks (from 1 to 2)");
   });
 }

@@ -44,7 +44,7 @@ std::vector<Named> layouts(const hpart::Comm& comm, const TensorShape& s) {
     out.push_back({ShardLayout::sharded(comm, s, m), "slabs x2 replicas"});
   }
   // Boxes of any shape: rank r takes the rows r, r + P, ... would not be boxes; take a W cut.
-  TensorBox b = TensorBox::whole(s);
+  hpart::Box b = whole_box(s);
   b.lo[kAxisH] = s.extent[kAxisH] * comm.rank() / P;
   b.hi[kAxisH] = s.extent[kAxisH] * (comm.rank() + 1) / P - 1;
   out.push_back({ShardLayout::from_boxes(comm, s, b), "from boxes"});

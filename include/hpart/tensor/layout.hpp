@@ -51,54 +51,21 @@ struct TensorShape {
   friend bool operator==(const TensorShape&, const TensorShape&) = default;
 };
 
-// A box of tensor cells, inclusive bounds, in tensor axis order (N, C, D, H, W). Empty when any
-// hi < lo; `none()` is the canonical empty box.
-struct TensorBox {
-  Index5 lo{0, 0, 0, 0, 0};
-  Index5 hi{-1, -1, -1, -1, -1};
-
-  static TensorBox whole(const TensorShape& s) {
-    TensorBox b;
-    for (int a = 0; a < kRank; ++a) b.lo[a] = 0, b.hi[a] = s.extent[a] - 1;
-    return b;
-  }
-  static TensorBox none() { return {}; }
-  [[nodiscard]] bool empty() const {
-    for (int a = 0; a < kRank; ++a)
-      if (hi[a] < lo[a]) return true;
-    return false;
-  }
-  [[nodiscard]] std::int64_t size(int axis) const { return empty() ? 0 : hi[axis] - lo[axis] + 1; }
-  [[nodiscard]] Index5 sizes() const {
-    Index5 s{};
-    for (int a = 0; a < kRank; ++a) s[a] = size(a);
-    return s;
-  }
-  [[nodiscard]] std::int64_t volume() const {
-    if (empty()) return 0;
-    std::int64_t v = 1;
-    for (int a = 0; a < kRank; ++a) v *= hi[a] - lo[a] + 1;
-    return v;
-  }
-  [[nodiscard]] bool contains(const Index5& cell) const {
-    for (int a = 0; a < kRank; ++a)
-      if (cell[a] < lo[a] || cell[a] > hi[a]) return false;
-    return true;
-  }
-  [[nodiscard]] TensorBox intersect(const TensorBox& o) const {
-    TensorBox b;
-    for (int a = 0; a < kRank; ++a) b.lo[a] = std::max(lo[a], o.lo[a]), b.hi[a] = std::min(hi[a], o.hi[a]);
-    return b;
-  }
-  // The spatial part as an hpart::Box in grid order (x = W, y = H, z = D), the convention of
-  // hpart::Grid and partition_grid.
-  [[nodiscard]] Box spatial(int spatial_dims) const;
-  [[nodiscard]] std::string str() const;
-  friend bool operator==(const TensorBox& a, const TensorBox& b) {
-    if (a.empty() || b.empty()) return a.empty() && b.empty();
-    return a.lo == b.lo && a.hi == b.hi;
-  }
-};
+// A box of tensor cells is an hpart::Box of kRank axes in tensor order (N, C, D, H, W):
+// AxisOrder::last_fastest, inclusive bounds. Empty when any hi < lo; empty_box() is the canonical
+// empty box (every layout stores its empty shards as that). A tensor shard's local extents are
+// box.extents() (0 on every axis of an empty box); compare boxes as cell sets with same_cells.
+static_assert(kRank == kMaxBoxDim, "a tensor box uses every axis of hpart::Box");
+inline Box tensor_box(const Index5& lo, const Index5& hi) {
+  Box b = Box::none(kRank, AxisOrder::last_fastest);
+  b.lo = lo, b.hi = hi;
+  return b;
+}
+inline Box whole_box(const TensorShape& s) { return Box::from_extent(kRank, s.extent, AxisOrder::last_fastest); }
+inline Box empty_box() { return Box::none(kRank, AxisOrder::last_fastest); }
+// The spatial part of a tensor box as a grid box (AxisOrder::x_fastest: x = W, y = H, z = D), the
+// convention of hpart::Grid and partition_grid. An empty tensor box gives an empty grid box.
+Box spatial_box(const Box& tensor_box, int spatial_dims);
 
 enum class Placement { replicate, shard };
 
@@ -183,16 +150,17 @@ class ShardLayout {
   // Rank `root` holds the whole tensor, the others nothing (gather to / scatter from a rank).
   static ShardLayout on_rank(const Comm& comm, const TensorShape& shape, int root);
   // Any disjoint boxes covering the tensor, one per rank (empty allowed). No mesh: no halos.
-  static ShardLayout from_boxes(const Comm& comm, const TensorShape& shape, const TensorBox& mine);
+  // `mine` is a tensor box (tensor_box, whole_box) or any empty Box (Box{} included).
+  static ShardLayout from_boxes(const Comm& comm, const TensorShape& shape, const Box& mine);
 
   [[nodiscard]] bool valid() const { return data_ != nullptr; }
   [[nodiscard]] const Comm& comm() const;
   [[nodiscard]] int rank() const { return comm().rank(); }
   [[nodiscard]] int size() const { return comm().size(); }
   [[nodiscard]] const TensorShape& shape() const;
-  [[nodiscard]] const TensorBox& box(int rank) const;
-  [[nodiscard]] const TensorBox& local_box() const { return box(rank()); }
-  [[nodiscard]] const std::vector<TensorBox>& boxes() const;
+  [[nodiscard]] const Box& box(int rank) const;
+  [[nodiscard]] const Box& local_box() const { return box(rank()); }
+  [[nodiscard]] const std::vector<Box>& boxes() const;
   // Whether `rank`'s copy is the one redistribute and the global reductions read. The primary
   // boxes are disjoint and cover the tensor.
   [[nodiscard]] bool is_primary(int rank) const;

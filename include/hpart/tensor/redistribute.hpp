@@ -25,7 +25,7 @@ namespace hpart::tensor {
 struct RedistributePlan {
   struct Piece {
     int peer = -1;
-    TensorBox box;
+    Box box = empty_box();
   };
   std::vector<Piece> sends, receives;
   std::int64_t send_elements = 0;     // to other ranks

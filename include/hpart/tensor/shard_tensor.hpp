@@ -87,7 +87,7 @@ class ShardTensor {
   [[nodiscard]] bool valid() const { return layout_.valid(); }
   [[nodiscard]] const ShardLayout& layout() const { return layout_; }
   [[nodiscard]] const Halo& halo() const { return halo_; }
-  [[nodiscard]] const TensorBox& box() const { return layout_.local_box(); }
+  [[nodiscard]] const Box& box() const { return layout_.local_box(); }
   // The local array, writable. Calling it marks the padding (halo cells past non-periodic global
   // edges) as possibly written, so the next HaloExchange with Padding::zero_each_exchange zeroes
   // it again; const_view() does not. A handle kept from view() and used to write the padding
@@ -130,12 +130,12 @@ class ShardTensor {
  private:
   ShardTensor(const ShardLayout& layout, const Halo& halo, const std::string& label, int /*validated*/)
       : layout_(layout), halo_(halo) {
-    const TensorBox& b = layout_.local_box();
+    const Box& b = layout_.local_box();
     const Index5 m = halo_.margins();
     std::array<std::size_t, kRank> alloc{0, 0, 0, 0, 0};
     for (int a = 0; a < kRank; ++a) {
       const auto ua = static_cast<std::size_t>(a);
-      extent_[ua] = b.size(a);
+      extent_[ua] = b.extent(a);
       if (!b.empty()) alloc[ua] = static_cast<std::size_t>(extent_[ua] + 2 * m[ua]);
     }
     view_ = view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), alloc[0], alloc[1], alloc[2], alloc[3],

@@ -63,9 +63,9 @@ void Conv<T>::prepare(const ShardTensor<T>& x) {
   }
   if (problem.empty()) {
     // The backward pass' partial sums of the weight gradient, by blocks of this shard's rows.
-    const TensorBox& b = x.layout().local_box();
+    const Box& b = x.layout().local_box();
     const std::int64_t nv = shape_.weight_count() + shape_.cout;
-    const auto cut = kernels::detail::conv_weight_blocks(b.size(kAxisN) * b.size(kAxisD) * b.size(kAxisH), nv);
+    const auto cut = kernels::detail::conv_weight_blocks(b.extent(kAxisN) * b.extent(kAxisD) * b.extent(kAxisH), nv);
     problem = hpart::detail::check_memory(8.0 * static_cast<double>(cut.blocks) * static_cast<double>(nv),
                                           "the weight gradient's partial sums of conv on " + b.str(),
                                           "use fewer channels or smaller kernels, or shards of fewer rows");

@@ -25,7 +25,7 @@ using detail_layers::local_verdict;
 // hpart::Error (the lowest failing rank's message) without another message when all is well.
 void allreduce_groups(const ShardLayout& layout, int groups, const kernels::View1<double>& local,
                       const std::string& problem) {
-  const TensorBox& b = layout.local_box();
+  const Box& b = layout.local_box();
   const std::int64_t N = layout.shape().extent[kAxisN], n0 = b.empty() ? 0 : b.lo[kAxisN];
   const auto ng = static_cast<std::size_t>(N * groups);
   std::vector<double> all(ng + 1, 0.0);
@@ -90,7 +90,7 @@ void GroupNorm<T>::prepare(const ShardTensor<T>& x) {
                 " groups are more statistics than one all-reduce takes (INT_MAX)";
     else
       problem = hpart::detail::check_memory(
-          8.0 * (ng + 1 + 3.0 * static_cast<double>(l.local_box().size(kAxisN)) * groups_),
+          8.0 * (ng + 1 + 3.0 * static_cast<double>(l.local_box().extent(kAxisN)) * groups_),
           "GroupNorm's statistics of " + std::to_string(s.extent[kAxisN]) + " samples x " + std::to_string(groups_) +
               " groups",
           "split the batch into smaller ones");
@@ -107,7 +107,7 @@ void GroupNorm<T>::prepare(const ShardTensor<T>& x) {
   detail_layers::add_parameter(params, "GroupNorm beta", beta);
   hpart::detail::agree(l.comm(), params, ErrorCode::ok, {});
   count_ = static_cast<double>(channels_ / groups_) * static_cast<double>(s.extent[kAxisD] * s.extent[kAxisH] * s.extent[kAxisW]);
-  const auto ng = static_cast<std::size_t>(l.local_box().size(kAxisN) * groups_);
+  const auto ng = static_cast<std::size_t>(l.local_box().extent(kAxisN) * groups_);
   mean_ = kernels::View1<double>("hpart::GroupNorm::mean", ng);
   rstd_ = kernels::View1<double>("hpart::GroupNorm::rstd", ng);
   layout_ = l;

@@ -65,7 +65,7 @@ void Upsample2<T>::prepare(const ShardTensor<T>& x) {
 template <class T>
 kernels::Edges Upsample2<T>::edges() const {
   kernels::Edges e;
-  const TensorBox& b = in_layout_.local_box();
+  const Box& b = in_layout_.local_box();
   const TensorShape& s = in_layout_.shape();
   const int axes[3] = {kAxisD, kAxisH, kAxisW};
   for (int d = 0; d < 3; ++d) {

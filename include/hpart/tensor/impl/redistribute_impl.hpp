@@ -12,12 +12,12 @@ inline constexpr int kRedistributeTag = 0x6900;
 
 // A global box of the tensor as a region of t's local array.
 template <class Tensor>
-void local_region_of(const Tensor& t, const TensorBox& b, Index5& lo, Index5& count) {
+void local_region_of(const Tensor& t, const Box& b, Index5& lo, Index5& count) {
   const Index5 m = t.margins();
   for (int a = 0; a < kRank; ++a) {
     const auto ua = static_cast<std::size_t>(a);
     lo[ua] = b.lo[ua] - t.box().lo[ua] + m[ua];
-    count[ua] = b.size(a);
+    count[ua] = b.extent(a);
   }
 }
 }  // namespace impl

@@ -16,7 +16,7 @@ ShardTensor<T, MemorySpace> from_global(const ShardLayout& layout, const Halo& h
                                                 : "from_global: the global array has " + std::to_string(global.size()) +
                                                       " values, the tensor " + std::to_string(expected));
   ShardTensor<T, MemorySpace> t(layout, halo, "hpart::from_global");
-  const TensorBox& b = t.box();
+  const Box& b = t.box();
   if (b.empty()) return t;
   auto host = Kokkos::create_mirror_view(t.view());
   const Index5 e = layout.shape().extent, m = halo.margins(), n = t.interior_extent();
@@ -59,8 +59,8 @@ std::vector<T> to_global(const ShardTensor<T, MemorySpace>& t) {
   const Index5 e = layout.shape().extent;
   for (int r = 0; r < P; ++r) {
     if (counts[static_cast<std::size_t>(r)] == 0) continue;
-    const TensorBox& b = layout.box(r);
-    const Index5 n = b.sizes();
+    const Box& b = layout.box(r);
+    const Index5 n = b.extents();
     std::size_t k = static_cast<std::size_t>(displs[static_cast<std::size_t>(r)]);
     for (std::int64_t i0 = 0; i0 < n[0]; ++i0)
       for (std::int64_t i1 = 0; i1 < n[1]; ++i1)
