@@ -61,16 +61,41 @@ ShardLayout derived_layout(const ShardLayout& x, std::int64_t channels, int num 
 template <class T>
 void allreduce_sum(const Comm& comm, const kernels::View1<T>& v);
 
+namespace detail_layers {
+// What Conv, Pool2 and Upsample2 share: the output tensor they make for an input, laid out as
+// the layer derives from the input's layout, and the start of their forward calls. Layer has
+// prepare(x) (collective the first time a layout is seen), out_layout_ and kOutputLabel.
+template <class T, class Layer>
+class DerivedOutput {
+ public:
+  // A zero output tensor for x (collective the first time a layout is seen).
+  [[nodiscard]] ShardTensor<T> make_output(const ShardTensor<T>& x, const Halo& halo = {}) {
+    layer().prepare(x);
+    return ShardTensor<T>(layer().out_layout_, halo, Layer::kOutputLabel);
+  }
+
+ protected:
+  // Prepares for x and checks that y is laid out like make_output(x); `call` names the caller.
+  void prepare_forward(const ShardTensor<T>& x, const ShardTensor<T>& y, const char* call) {
+    layer().prepare(x);
+    if (!(y.layout() == layer().out_layout_))
+      throw Error(ErrorCode::invalid_argument, std::string(call) + ": y is not laid out like make_output(x)");
+  }
+
+ private:
+  Layer& layer() { return static_cast<Layer&>(*this); }
+};
+}  // namespace detail_layers
+
 template <class T>
-class Conv {
+class Conv : public detail_layers::DerivedOutput<T, Conv<T>> {
  public:
   // Weights uniform in +-1/sqrt(fan_in) from `seed` (the same on every rank), bias zero. Not
   // collective: a bad shape (even or non-positive extents, more weights than fit) leaves the
   // parameters empty and is reported by make_output / forward on every rank.
   explicit Conv(const ConvShape& shape, bool bias = true, std::uint64_t seed = 1);
 
-  // A zero output tensor for x (collective the first time a layout is seen).
-  [[nodiscard]] ShardTensor<T> make_output(const ShardTensor<T>& x, const Halo& halo = {});
+  // make_output(x, halo): a zero output tensor for x (collective the first time a layout is seen).
   // Exchanges x's halo (its halo cells are overwritten) and computes y = b + w (*) x, the core
   // of the shard while the messages are in flight.
   void forward(ShardTensor<T>& x, ShardTensor<T>& y);
@@ -84,6 +109,8 @@ class Conv {
   kernels::View1<T> weight, bias, weight_grad, bias_grad;
 
  private:
+  friend class detail_layers::DerivedOutput<T, Conv<T>>;
+  static constexpr const char* kOutputLabel = "hpart::Conv::output";
   void prepare(const ShardTensor<T>& x);
   ConvShape shape_;
   bool with_bias_ = true;
@@ -94,31 +121,35 @@ class Conv {
 };
 
 template <class T>
-class Pool2 {
+class Pool2 : public detail_layers::DerivedOutput<T, Pool2<T>> {
  public:
   explicit Pool2(Pool kind = Pool::average) : kind_(kind) {}
-  [[nodiscard]] ShardTensor<T> make_output(const ShardTensor<T>& x, const Halo& halo = {});
+  // make_output(x, halo) as Conv's.
   void forward(const ShardTensor<T>& x, ShardTensor<T>& y);
   // dx (x's layout) interior overwritten.
   void backward(const ShardTensor<T>& x, const ShardTensor<T>& dy, ShardTensor<T>& dx);
 
  private:
+  friend class detail_layers::DerivedOutput<T, Pool2<T>>;
+  static constexpr const char* kOutputLabel = "hpart::Pool2::output";
   void prepare(const ShardTensor<T>& x);
   Pool kind_;
   ShardLayout in_layout_, out_layout_;
 };
 
 template <class T>
-class Upsample2 {
+class Upsample2 : public detail_layers::DerivedOutput<T, Upsample2<T>> {
  public:
   explicit Upsample2(Upsample kind = Upsample::nearest) : kind_(kind) {}
-  [[nodiscard]] ShardTensor<T> make_output(const ShardTensor<T>& x, const Halo& halo = {});
+  // make_output(x, halo) as Conv's.
   // Bilinear: x's halo must be >= 1 in the upsampled dims; it is exchanged and edge-filled.
   void forward(ShardTensor<T>& x, ShardTensor<T>& y);
   // dx has x's layout and halo; interior overwritten (halo ends zero for bilinear).
   void backward(const ShardTensor<T>& dy, ShardTensor<T>& dx);
 
  private:
+  friend class detail_layers::DerivedOutput<T, Upsample2<T>>;
+  static constexpr const char* kOutputLabel = "hpart::Upsample2::output";
   void prepare(const ShardTensor<T>& x);
   kernels::Edges edges() const;
   Upsample kind_;

@@ -22,18 +22,6 @@ struct SgdOptions {
   double weight_decay = 0.0;
 };
 
-template <class T>
-class Sgd {
- public:
-  explicit Sgd(SgdOptions options = {}) : options_(options) {}
-  // The parameter list must be the same (same order, same extents) at every call.
-  void step(const std::vector<Parameter<T>>& params);
-
- private:
-  SgdOptions options_;
-  std::vector<kernels::View1<T>> velocity_;
-};
-
 struct AdamOptions {
   double lr = 1e-3;
   double beta1 = 0.9;
@@ -42,15 +30,36 @@ struct AdamOptions {
   double weight_decay = 0.0;
 };
 
-template <class T>
-class Adam {
+// What the optimizers share: their options. Their step takes the same parameter list (same
+// order, same extents) at every call; the state they keep per parameter is made at the first.
+template <class Options>
+class Optimizer {
  public:
-  explicit Adam(AdamOptions options = {}) : options_(options) {}
+  explicit Optimizer(Options options = {}) : options_(options) {}
+  [[nodiscard]] const Options& options() const { return options_; }
+
+ protected:
+  Options options_;
+};
+
+template <class T>
+class Sgd : public Optimizer<SgdOptions> {
+ public:
+  using Optimizer::Optimizer;
+  void step(const std::vector<Parameter<T>>& params);
+
+ private:
+  std::vector<kernels::View1<T>> velocity_;
+};
+
+template <class T>
+class Adam : public Optimizer<AdamOptions> {
+ public:
+  using Optimizer::Optimizer;
   void step(const std::vector<Parameter<T>>& params);
   [[nodiscard]] std::int64_t steps() const { return t_; }
 
  private:
-  AdamOptions options_;
   std::int64_t t_ = 0;
   std::vector<kernels::View1<T>> m_, v_;
 };

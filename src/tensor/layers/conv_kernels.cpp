@@ -8,9 +8,6 @@
 
 namespace hpart::tensor::kernels {
 
-using detail::Geometry;
-using detail::require;
-
 void check_conv_shape(const ConvShape& s) {
   const bool odd = s.kd % 2 == 1 && s.kh % 2 == 1 && s.kw % 2 == 1;
   require(s.cin >= 1 && s.cout >= 1, "conv: channel counts must be >= 1 (got in " + std::to_string(s.cin) +

@@ -7,9 +7,6 @@
 
 namespace hpart::tensor::kernels {
 
-using detail::Geometry;
-using detail::require;
-
 namespace {
 
 void check_groups(const Geometry& g, int groups) {
@@ -84,7 +81,7 @@ void group_norm_apply(const Padded<T>& x, int groups, const View1<double>& mean,
   T* q = y.view.data();
   const std::int64_t G = groups, cpg = g.c / G;
   Kokkos::parallel_for("hpart::group_norm_apply", detail::range(g.rows()), KOKKOS_LAMBDA(const std::int64_t r) {
-    const std::int64_t i = r % g.h, z = (r / g.h) % g.d, c = (r / (g.h * g.d)) % g.c, n = r / (g.h * g.d * g.c);
+    const auto [n, c, z, i] = g.row(r);
     const std::int64_t ng = n * G + c / cpg;
     const double m = mean(ng), s = rstd(ng), ga = static_cast<double>(gamma(c)), be = static_cast<double>(beta(c));
     const T* xr = p + g.at(n, c, z, i, 0);
@@ -169,7 +166,7 @@ void group_norm_backward_apply(const Padded<T>& x, const Padded<T>& dy, int grou
   const std::int64_t G = groups, cpg = g.c / G;
   const double inv = 1.0 / count;
   Kokkos::parallel_for("hpart::group_norm_backward_apply", detail::range(g.rows()), KOKKOS_LAMBDA(const std::int64_t r) {
-    const std::int64_t i = r % g.h, z = (r / g.h) % g.d, c = (r / (g.h * g.d)) % g.c, n = r / (g.h * g.d * g.c);
+    const auto [n, c, z, i] = g.row(r);
     const std::int64_t ng = n * G + c / cpg;
     const double m = mean(ng), s = rstd(ng), ga = static_cast<double>(gamma(c));
     const double mg = sum_g(ng) * inv, mgx = sum_gx(ng) * inv;

@@ -4,6 +4,7 @@
 
 #include "hpart/error.hpp"
 #include "hpart/tensor/optim.hpp"
+#include "tensor/layers/kokkos_math.hpp"
 
 namespace hpart::tensor {
 
@@ -70,11 +71,7 @@ void Adam<T>::step(const std::vector<Parameter<T>>& params) {
                            const T gi = g(i) + wd * p(i);
                            m(i) = beta1 * m(i) + (T(1) - beta1) * gi;
                            v(i) = beta2 * v(i) + (T(1) - beta2) * gi * gi;
-#if KOKKOS_VERSION >= 40000
-                           const T denom = Kokkos::sqrt(v(i) * corr2) + eps;
-#else
-                           const T denom = Kokkos::Experimental::sqrt(v(i) * corr2) + eps;
-#endif
+                           const T denom = kmath::sqrt(v(i) * corr2) + eps;
                            p(i) -= step * m(i) / denom;
                          });
   }

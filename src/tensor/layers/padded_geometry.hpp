@@ -31,6 +31,11 @@ struct Geometry {
     return nn * sn + cc * sc + (z + hd) * sd + (i + hh) * sh + (j + hw);
   }
   [[nodiscard]] std::int64_t rows() const { return n * c * d * h; }
+  // Row r of rows() (one (n, c, z, i), its W cells contiguous), i fastest.
+  struct Row {
+    std::int64_t n, c, z, i;
+  };
+  KOKKOS_INLINE_FUNCTION Row row(std::int64_t r) const { return {r / (h * d * c), (r / (h * d)) % c, (r / h) % d, r % h}; }
 };
 
 template <class T>
@@ -84,4 +89,35 @@ inline Factors factors(int spatial_dims, const char* layer) {
   return {spatial_dims == 3 ? 2 : 1, 2, 2};
 }
 
+// A 2x resampling between a fine and a coarse padded view (pool2: x fine, y coarse; upsample2:
+// x coarse, y fine): the factors and both geometries, checked alike (same batch and channels,
+// fine = coarse x factors; pooling first names fine extents that the factors do not divide).
+enum class Resample { pool, upsample };
+struct Resampling {
+  Factors f;
+  Geometry fine, coarse;
+};
+template <class T>
+Resampling resampling(Resample op, int spatial_dims, const Padded<T>& fine, const Padded<T>& coarse) {
+  const bool pool = op == Resample::pool;
+  const std::string what = pool ? "pool2" : "upsample2";
+  const Factors f = factors(spatial_dims, what.c_str());
+  const Geometry gf = geometry(fine), gc = geometry(coarse);
+  require(gf.n == gc.n && gf.c == gc.c, what + ": batch or channel extents differ");
+  if (pool)
+    require(gf.d % f.d == 0 && gf.h % f.h == 0 && gf.w % f.w == 0,
+            "pool2: local extents " + dims_str(gf.d, gf.h, gf.w) +
+                " are not divisible by 2 (shards must be aligned to the pooling factor)");
+  require(gc.d * f.d == gf.d && gc.h * f.h == gf.h && gc.w * f.w == gf.w,
+          what + (pool ? ": output extents are not input / 2" : ": output extents are not input x 2"));
+  return {f, gf, gc};
+}
+
 }  // namespace hpart::tensor::kernels::detail
+
+// The vocabulary of the kernel files.
+namespace hpart::tensor::kernels {
+using detail::Factors;
+using detail::Geometry;
+using detail::require;
+}  // namespace hpart::tensor::kernels

@@ -6,35 +6,17 @@
 
 namespace hpart::tensor::kernels {
 
-using detail::Factors;
-using detail::factors;
-using detail::Geometry;
-using detail::require;
-
-namespace {
-
-void check_pool(const Geometry& gx, const Geometry& gy, const Factors& f) {
-  require(gx.n == gy.n && gx.c == gy.c, "pool2: batch or channel extents differ");
-  require(gx.d % f.d == 0 && gx.h % f.h == 0 && gx.w % f.w == 0,
-          "pool2: local extents " + detail::dims_str(gx.d, gx.h, gx.w) +
-              " are not divisible by 2 (shards must be aligned to the pooling factor)");
-  require(gy.d * f.d == gx.d && gy.h * f.h == gx.h && gy.w * f.w == gx.w, "pool2: output extents are not input / 2");
-}
-
-}  // namespace
-
 template <class T>
 void pool2_forward(Pool kind, int spatial_dims, const Padded<T>& x, const Padded<T>& y) {
-  const Factors f = factors(spatial_dims, "pool2");
-  const Geometry gx = detail::geometry(x), gy = detail::geometry(y);
-  check_pool(gx, gy, f);
-  const T* xp = x.view.data();
-  T* yp = y.view.data();
+  const detail::Resampling rs = detail::resampling(detail::Resample::pool, spatial_dims, x, y);
+  const Factors f = rs.f;
+  const Geometry gx = rs.fine, gy = rs.coarse;
   const bool is_max = kind == Pool::max;
   const T inv = T(1) / static_cast<T>(f.d * f.h * f.w);
+  const T* xp = x.view.data();
+  T* yp = y.view.data();
   Kokkos::parallel_for("hpart::pool2_forward", detail::range(gy.rows()), KOKKOS_LAMBDA(const std::int64_t r) {
-    const std::int64_t i = r % gy.h, z = (r / gy.h) % gy.d, c = (r / (gy.h * gy.d)) % gy.c,
-                       n = r / (gy.h * gy.d * gy.c);
+    const auto [n, c, z, i] = gy.row(r);
     T* yr = yp + gy.at(n, c, z, i, 0);
     for (std::int64_t j = 0; j < gy.w; ++j) {
       T acc = xp[gx.at(n, c, z * f.d, i * f.h, j * f.w)];
@@ -55,19 +37,18 @@ void pool2_forward(Pool kind, int spatial_dims, const Padded<T>& x, const Padded
 
 template <class T>
 void pool2_backward(Pool kind, int spatial_dims, const Padded<T>& x, const Padded<T>& dy, const Padded<T>& dx) {
-  const Factors f = factors(spatial_dims, "pool2");
-  const Geometry gx = detail::geometry(x), gy = detail::geometry(dy), gd = detail::geometry(dx);
-  check_pool(gx, gy, f);
+  const detail::Resampling rs = detail::resampling(detail::Resample::pool, spatial_dims, x, dy);
+  const Factors f = rs.f;
+  const Geometry gx = rs.fine, gy = rs.coarse, gd = detail::geometry(dx);
   require(gd.n == gx.n && gd.c == gx.c && gd.d == gx.d && gd.h == gx.h && gd.w == gx.w,
           "pool2_backward: dx and x interiors differ");
+  const bool is_max = kind == Pool::max;
+  const T inv = T(1) / static_cast<T>(f.d * f.h * f.w);
   const T* xp = x.view.data();
   const T* gp = dy.view.data();
   T* dp = dx.view.data();
-  const bool is_max = kind == Pool::max;
-  const T inv = T(1) / static_cast<T>(f.d * f.h * f.w);
   Kokkos::parallel_for("hpart::pool2_backward", detail::range(gx.rows()), KOKKOS_LAMBDA(const std::int64_t r) {
-    const std::int64_t i = r % gx.h, z = (r / gx.h) % gx.d, c = (r / (gx.h * gx.d)) % gx.c,
-                       n = r / (gx.h * gx.d * gx.c);
+    const auto [n, c, z, i] = gx.row(r);
     const std::int64_t oz = z / f.d, oi = i / f.h;
     for (std::int64_t j = 0; j < gx.w; ++j) {
       const std::int64_t oj = j / f.w;

@@ -100,15 +100,8 @@ void Conv<T>::prepare(const ShardTensor<T>& x) {
 }
 
 template <class T>
-ShardTensor<T> Conv<T>::make_output(const ShardTensor<T>& x, const Halo& halo) {
-  prepare(x);
-  return ShardTensor<T>(out_layout_, halo, "hpart::Conv::output");
-}
-
-template <class T>
 void Conv<T>::forward(ShardTensor<T>& x, ShardTensor<T>& y) {
-  prepare(x);
-  if (!(y.layout() == out_layout_)) throw Error(ErrorCode::invalid_argument, "Conv::forward: y is not laid out like make_output(x)");
+  this->prepare_forward(x, y, "Conv::forward");
   // The core (cells whose stencil stays inside this shard) is convolved while the halo messages
   // are in flight; the rim, slab by slab, once they have landed.
   const auto px = padded(x), py = padded(y);

@@ -10,6 +10,7 @@
 
 #include "hpart/tensor/layers.hpp"
 #include "core/memory_budget.hpp"
+#include "tensor/layers/kokkos_math.hpp"
 #include "tensor/layers/layer_support.hpp"
 
 namespace hpart::tensor {
@@ -130,11 +131,7 @@ void GroupNorm<T>::forward(const ShardTensor<T>& x, ShardTensor<T>& y) {
   problem = local_verdict([&] { kernels::group_centered_squares(padded(x), groups_, mean_, sq); });
   allreduce_groups(layout_, groups_, sq, problem);
   Kokkos::parallel_for("hpart::GroupNorm::rstd", Policy(0, n), KOKKOS_LAMBDA(const std::int64_t k) {
-#if KOKKOS_VERSION >= 40000
-    rstd(k) = 1.0 / Kokkos::sqrt(sq(k) * inv + eps);
-#else
-    rstd(k) = 1.0 / Kokkos::Experimental::sqrt(sq(k) * inv + eps);
-#endif
+    rstd(k) = 1.0 / kmath::sqrt(sq(k) * inv + eps);
   });
   // Local only; its checks passed on every rank above (same layout, parameters of C entries).
   kernels::group_norm_apply(padded(x), groups_, mean_, rstd_, gamma, beta, padded(y));

@@ -23,15 +23,8 @@ void Pool2<T>::prepare(const ShardTensor<T>& x) {
 }
 
 template <class T>
-ShardTensor<T> Pool2<T>::make_output(const ShardTensor<T>& x, const Halo& halo) {
-  prepare(x);
-  return ShardTensor<T>(out_layout_, halo, "hpart::Pool2::output");
-}
-
-template <class T>
 void Pool2<T>::forward(const ShardTensor<T>& x, ShardTensor<T>& y) {
-  prepare(x);
-  if (!(y.layout() == out_layout_)) throw Error(ErrorCode::invalid_argument, "Pool2::forward: y is not laid out like make_output(x)");
+  this->prepare_forward(x, y, "Pool2::forward");
   kernels::pool2_forward(kind_, x.layout().shape().spatial_dims, padded(x), padded(y));
 }
 
@@ -78,15 +71,8 @@ kernels::Edges Upsample2<T>::edges() const {
 }
 
 template <class T>
-ShardTensor<T> Upsample2<T>::make_output(const ShardTensor<T>& x, const Halo& halo) {
-  prepare(x);
-  return ShardTensor<T>(out_layout_, halo, "hpart::Upsample2::output");
-}
-
-template <class T>
 void Upsample2<T>::forward(ShardTensor<T>& x, ShardTensor<T>& y) {
-  prepare(x);
-  if (!(y.layout() == out_layout_)) throw Error(ErrorCode::invalid_argument, "Upsample2::forward: y is not laid out like make_output(x)");
+  this->prepare_forward(x, y, "Upsample2::forward");
   if (kind_ == Upsample::bilinear) {
     exchange_->exchange(x);
     kernels::replicate_edges(padded(x), edges());

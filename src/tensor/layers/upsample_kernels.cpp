@@ -8,38 +8,26 @@
 
 namespace hpart::tensor::kernels {
 
-using detail::Factors;
-using detail::factors;
-using detail::Geometry;
-using detail::require;
-
 namespace {
 
-void check_up(const Geometry& gx, const Geometry& gy, const Factors& f) {
-  require(gx.n == gy.n && gx.c == gy.c, "upsample2: batch or channel extents differ");
-  require(gy.d == gx.d * f.d && gy.h == gx.h * f.h && gy.w == gx.w * f.w, "upsample2: output extents are not input x 2");
-}
-
-// Taps of output o along one dim: index and weight (factor 1: the identity).
+// Up to K cells along one dim and their weights.
+template <int K>
 struct Taps {
-  std::int64_t idx[2];
-  double wt[2];
+  std::int64_t idx[K];
+  double wt[K];
   int count;
 };
-KOKKOS_INLINE_FUNCTION Taps forward_taps(std::int64_t o, std::int64_t f) {
+
+// Taps of output o along one dim: index and weight (factor 1: the identity).
+KOKKOS_INLINE_FUNCTION Taps<2> forward_taps(std::int64_t o, std::int64_t f) {
   if (f == 1) return {{o, o}, {1.0, 0.0}, 1};
   const std::int64_t i = o / 2;
   return {{i, (o % 2 == 0) ? i - 1 : i + 1}, {0.75, 0.25}, 2};
 }
 
 // Outputs that input q feeds along one dim (q may be -1 or n, the halo), clipped to [0, m).
-struct Fans {
-  std::int64_t idx[4];
-  double wt[4];
-  int count;
-};
-KOKKOS_INLINE_FUNCTION Fans adjoint_taps(std::int64_t q, std::int64_t f, std::int64_t m) {
-  Fans r{{0, 0, 0, 0}, {0, 0, 0, 0}, 0};
+KOKKOS_INLINE_FUNCTION Taps<4> adjoint_taps(std::int64_t q, std::int64_t f, std::int64_t m) {
+  Taps<4> r{{0, 0, 0, 0}, {0, 0, 0, 0}, 0};
   if (f == 1) {
     if (q >= 0 && q < m) r.idx[0] = q, r.wt[0] = 1.0, r.count = 1;
     return r;
@@ -51,52 +39,53 @@ KOKKOS_INLINE_FUNCTION Fans adjoint_taps(std::int64_t q, std::int64_t f, std::in
   return r;
 }
 
+// The separable weighted sum of the cells of p (geometry g, sample n, channel c) at the taps of
+// the three dims, accumulated in double in the order z, i, j.
+template <int K, class T>
+KOKKOS_INLINE_FUNCTION double tap_sum(const T* p, const Geometry& g, std::int64_t n, std::int64_t c, const Taps<K>& tz,
+                                      const Taps<K>& ti, const Taps<K>& tj) {
+  double acc = 0.0;
+  for (int a = 0; a < tz.count; ++a)
+    for (int b = 0; b < ti.count; ++b)
+      for (int e = 0; e < tj.count; ++e)
+        acc += tz.wt[a] * ti.wt[b] * tj.wt[e] * static_cast<double>(p[g.at(n, c, tz.idx[a], ti.idx[b], tj.idx[e])]);
+  return acc;
+}
+
 }  // namespace
 
 template <class T>
 void upsample2_forward(Upsample kind, int spatial_dims, const Padded<T>& x, const Padded<T>& y) {
-  const Factors f = factors(spatial_dims, "upsample2");
-  const Geometry gx = detail::geometry(x), gy = detail::geometry(y);
-  check_up(gx, gy, f);
   const bool bilinear = kind == Upsample::bilinear;
+  const detail::Resampling rs = detail::resampling(detail::Resample::upsample, spatial_dims, y, x);
+  const Factors f = rs.f;
+  const Geometry gx = rs.coarse, gy = rs.fine;
   if (bilinear)
     require(gx.hd >= f.d - 1 && gx.hh >= 1 && gx.hw >= 1, "upsample2 bilinear: the input needs a halo of 1");
   const T* xp = x.view.data();
   T* yp = y.view.data();
   Kokkos::parallel_for("hpart::upsample2_forward", detail::range(gy.rows()), KOKKOS_LAMBDA(const std::int64_t r) {
-    const std::int64_t i = r % gy.h, z = (r / gy.h) % gy.d, c = (r / (gy.h * gy.d)) % gy.c,
-                       n = r / (gy.h * gy.d * gy.c);
+    const auto [n, c, z, i] = gy.row(r);
     T* yr = yp + gy.at(n, c, z, i, 0);
     if (!bilinear) {
       for (std::int64_t j = 0; j < gy.w; ++j) yr[j] = xp[gx.at(n, c, z / f.d, i / f.h, j / f.w)];
       return;
     }
-    const Taps tz = forward_taps(z, f.d), ti = forward_taps(i, f.h);
-    for (std::int64_t j = 0; j < gy.w; ++j) {
-      const Taps tj = forward_taps(j, f.w);
-      double acc = 0.0;
-      for (int a = 0; a < tz.count; ++a)
-        for (int b = 0; b < ti.count; ++b)
-          for (int e = 0; e < tj.count; ++e)
-            acc += tz.wt[a] * ti.wt[b] * tj.wt[e] *
-                   static_cast<double>(xp[gx.at(n, c, tz.idx[a], ti.idx[b], tj.idx[e])]);
-      yr[j] = static_cast<T>(acc);
-    }
+    const Taps<2> tz = forward_taps(z, f.d), ti = forward_taps(i, f.h);
+    for (std::int64_t j = 0; j < gy.w; ++j) yr[j] = static_cast<T>(tap_sum(xp, gx, n, c, tz, ti, forward_taps(j, f.w)));
   });
 }
 
 template <class T>
 void upsample2_backward(Upsample kind, int spatial_dims, const Padded<T>& dy, const Padded<T>& dx) {
-  const Factors f = factors(spatial_dims, "upsample2");
-  const Geometry gy = detail::geometry(dy), gx = detail::geometry(dx);
-  check_up(gx, gy, f);
-  const bool bilinear = kind == Upsample::bilinear;
+  const detail::Resampling rs = detail::resampling(detail::Resample::upsample, spatial_dims, dy, dx);
+  const Factors f = rs.f;
+  const Geometry gy = rs.fine, gx = rs.coarse;
   const T* gp = dy.view.data();
   T* xp = dx.view.data();
-  if (!bilinear) {
+  if (kind != Upsample::bilinear) {
     Kokkos::parallel_for("hpart::upsample2_backward", detail::range(gx.rows()), KOKKOS_LAMBDA(const std::int64_t r) {
-      const std::int64_t i = r % gx.h, z = (r / gx.h) % gx.d, c = (r / (gx.h * gx.d)) % gx.c,
-                         n = r / (gx.h * gx.d * gx.c);
+      const auto [n, c, z, i] = gx.row(r);
       for (std::int64_t j = 0; j < gx.w; ++j) {
         T acc = T(0);
         for (std::int64_t a = 0; a < f.d; ++a)
@@ -114,17 +103,9 @@ void upsample2_backward(Upsample kind, int spatial_dims, const Padded<T>& dy, co
                        KOKKOS_LAMBDA(const std::int64_t r) {
                          const std::int64_t i = r % NH - 1, z = (r / NH) % ND - ed, c = (r / (NH * ND)) % gx.c,
                                             n = r / (NH * ND * gx.c);
-                         const Fans fz = adjoint_taps(z, f.d, gy.d), fi = adjoint_taps(i, f.h, gy.h);
-                         for (std::int64_t j = -1; j < NW - 1; ++j) {
-                           const Fans fj = adjoint_taps(j, f.w, gy.w);
-                           double acc = 0.0;
-                           for (int a = 0; a < fz.count; ++a)
-                             for (int b = 0; b < fi.count; ++b)
-                               for (int e = 0; e < fj.count; ++e)
-                                 acc += fz.wt[a] * fi.wt[b] * fj.wt[e] *
-                                        static_cast<double>(gp[gy.at(n, c, fz.idx[a], fi.idx[b], fj.idx[e])]);
-                           xp[gx.at(n, c, z, i, j)] = static_cast<T>(acc);
-                         }
+                         const Taps<4> fz = adjoint_taps(z, f.d, gy.d), fi = adjoint_taps(i, f.h, gy.h);
+                         for (std::int64_t j = -1; j < NW - 1; ++j)
+                           xp[gx.at(n, c, z, i, j)] = static_cast<T>(tap_sum(gp, gy, n, c, fz, fi, adjoint_taps(j, f.w, gy.w)));
                        });
 }
 
@@ -139,10 +120,13 @@ struct EdgeLayers {
   }
 };
 
-// Calls f(layers) for every global edge of `e` that has a halo, in forward (dims 0..2, lo before
-// hi) or reverse order.
-template <class F>
-void for_each_edge(const Geometry& g, const Edges& e, bool reverse, F f) {
+// Calls f(base, layers) in parallel for every column of halo cells past every global edge of
+// `e` that has a halo (base: the column's start in x's storage), edge by edge in forward (dims
+// 0..2, lo before hi) or reverse order.
+template <class T, class F>
+void for_each_edge_column(const Padded<T>& x, const Edges& e, bool reverse, const char* label, F f) {
+  const Geometry g = detail::geometry(x);
+  T* p = x.view.data();
   const std::int64_t P[3] = {g.d + 2 * g.hd, g.h + 2 * g.hh, g.w + 2 * g.hw};
   const std::int64_t halo[3] = {g.hd, g.hh, g.hw}, ext[3] = {g.d, g.h, g.w};
   const std::int64_t stride[3] = {g.sd, g.sh, 1};
@@ -151,34 +135,27 @@ void for_each_edge(const Geometry& g, const Edges& e, bool reverse, F f) {
     if (!(side == 0 ? e.lo[dim] : e.hi[dim]) || halo[dim] == 0) continue;
     const int o1 = dim == 0 ? 1 : 0, o2 = dim == 2 ? 1 : 2;
     const std::int64_t hw = halo[dim];
-    f(EdgeLayers{P[o1], P[o2], stride[o1], stride[o2], hw, stride[dim], side == 0 ? hw : hw + ext[dim] - 1,
-                 side == 0 ? 0 : hw + ext[dim], g.n * g.c * P[o1] * P[o2], g.sc});
+    const EdgeLayers L{P[o1], P[o2], stride[o1], stride[o2], hw, stride[dim], side == 0 ? hw : hw + ext[dim] - 1,
+                       side == 0 ? 0 : hw + ext[dim], g.n * g.c * P[o1] * P[o2], g.sc};
+    Kokkos::parallel_for(label, detail::range(L.count), KOKKOS_LAMBDA(const std::int64_t r) { f(p + L.base(r), L); });
   }
 }
 
 template <class T>
 void replicate_edges(const Padded<T>& x, const Edges& e) {
-  T* p = x.view.data();
-  for_each_edge(detail::geometry(x), e, false, [&](const EdgeLayers L) {
-    Kokkos::parallel_for("hpart::replicate_edges", detail::range(L.count), KOKKOS_LAMBDA(const std::int64_t r) {
-      T* base = p + L.base(r);
-      for (std::int64_t k = 0; k < L.hw; ++k) base[(L.first + k) * L.sd] = base[L.src * L.sd];
-    });
+  for_each_edge_column(x, e, false, "hpart::replicate_edges", KOKKOS_LAMBDA(T* base, const EdgeLayers& L) {
+    for (std::int64_t k = 0; k < L.hw; ++k) base[(L.first + k) * L.sd] = base[L.src * L.sd];
   });
 }
 
 template <class T>
 void replicate_edges_adjoint(const Padded<T>& x, const Edges& e) {
-  T* p = x.view.data();
   // The transpose of the forward copies, in reverse order (later copies read earlier halos' sums).
-  for_each_edge(detail::geometry(x), e, true, [&](const EdgeLayers L) {
-    Kokkos::parallel_for("hpart::replicate_edges_adjoint", detail::range(L.count), KOKKOS_LAMBDA(const std::int64_t r) {
-      T* base = p + L.base(r);
-      for (std::int64_t k = 0; k < L.hw; ++k) {
-        base[L.src * L.sd] += base[(L.first + k) * L.sd];
-        base[(L.first + k) * L.sd] = T(0);
-      }
-    });
+  for_each_edge_column(x, e, true, "hpart::replicate_edges_adjoint", KOKKOS_LAMBDA(T* base, const EdgeLayers& L) {
+    for (std::int64_t k = 0; k < L.hw; ++k) {
+      base[L.src * L.sd] += base[(L.first + k) * L.sd];
+      base[(L.first + k) * L.sd] = T(0);
+    }
   });
 }
 

@@ -14,55 +14,61 @@
 
 namespace hpart::tensor::impl {
 
-// An owned, committed MPI datatype (freed once, and not after MPI_Finalize).
-class CommittedType {
+// An owned MPI handle (Traits: the handle type, its null value and how to free it), freed once
+// and not after MPI_Finalize. Movable, not copyable.
+template <class Traits>
+class OwnedMpi {
  public:
-  CommittedType() = default;
-  explicit CommittedType(MPI_Datatype t) : type_(t) {}
-  CommittedType(const CommittedType&) = delete;
-  CommittedType& operator=(const CommittedType&) = delete;
-  CommittedType(CommittedType&& o) noexcept : type_(std::exchange(o.type_, MPI_DATATYPE_NULL)) {}
-  CommittedType& operator=(CommittedType&& o) noexcept {
-    if (this != &o) reset(), type_ = std::exchange(o.type_, MPI_DATATYPE_NULL);
+  using Handle = typename Traits::Handle;
+  OwnedMpi() = default;
+  explicit OwnedMpi(Handle h) : handle_(h) {}
+  OwnedMpi(const OwnedMpi&) = delete;
+  OwnedMpi& operator=(const OwnedMpi&) = delete;
+  OwnedMpi(OwnedMpi&& o) noexcept : handle_(std::exchange(o.handle_, Traits::null())) {}
+  OwnedMpi& operator=(OwnedMpi&& o) noexcept {
+    if (this != &o) reset(), handle_ = std::exchange(o.handle_, Traits::null());
     return *this;
   }
-  ~CommittedType() { reset(); }
-  [[nodiscard]] MPI_Datatype get() const { return type_; }
+  ~OwnedMpi() { reset(); }
+  [[nodiscard]] Handle get() const { return handle_; }
 
  private:
   void reset() {
     int finalized = 0;
     MPI_Finalized(&finalized);
-    if (type_ != MPI_DATATYPE_NULL && !finalized) MPI_Type_free(&type_);
-    type_ = MPI_DATATYPE_NULL;
+    if (handle_ != Traits::null() && !finalized) Traits::free(&handle_);
+    handle_ = Traits::null();
   }
-  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+  Handle handle_ = Traits::null();
 };
 
-// An owned duplicate of a communicator (freed once, and not after MPI_Finalize): a plan's own
-// collectives cannot pair with another plan's whatever order the plans are ended in.
-class OwnedComm {
+struct DatatypeTraits {
+  using Handle = MPI_Datatype;
+  static Handle null() { return MPI_DATATYPE_NULL; }
+  static void free(Handle* h) { MPI_Type_free(h); }
+};
+struct CommTraits {
+  using Handle = MPI_Comm;
+  static Handle null() { return MPI_COMM_NULL; }
+  static void free(Handle* h) { MPI_Comm_free(h); }
+};
+
+// An owned, committed MPI datatype.
+using CommittedType = OwnedMpi<DatatypeTraits>;
+
+// An owned duplicate of a communicator: a plan's own collectives cannot pair with another plan's
+// whatever order the plans are ended in.
+class OwnedComm : public OwnedMpi<CommTraits> {
  public:
   OwnedComm() = default;
-  explicit OwnedComm(MPI_Comm parent) { MPI_Comm_dup(parent, &comm_); }
-  OwnedComm(const OwnedComm&) = delete;
-  OwnedComm& operator=(const OwnedComm&) = delete;
-  OwnedComm(OwnedComm&& o) noexcept : comm_(std::exchange(o.comm_, MPI_COMM_NULL)) {}
-  OwnedComm& operator=(OwnedComm&& o) noexcept {
-    if (this != &o) reset(), comm_ = std::exchange(o.comm_, MPI_COMM_NULL);
-    return *this;
-  }
-  ~OwnedComm() { reset(); }
-  [[nodiscard]] MPI_Comm get() const { return comm_; }
+  explicit OwnedComm(MPI_Comm parent) : OwnedMpi(duplicate(parent)) {}
 
  private:
-  void reset() {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (comm_ != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm_);
-    comm_ = MPI_COMM_NULL;
+  static MPI_Comm duplicate(MPI_Comm parent) {
+    MPI_Comm c = MPI_COMM_NULL;
+    MPI_Comm_dup(parent, &c);
+    return c;
   }
-  MPI_Comm comm_ = MPI_COMM_NULL;
 };
 
 // Persistent requests (MPI_Send_init / MPI_Recv_init) of one exchange direction, made for one

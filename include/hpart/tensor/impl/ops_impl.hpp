@@ -55,21 +55,26 @@ struct ProductOf {
   KOKKOS_INLINE_FUNCTION double operator()(T x, T y) const { return static_cast<double>(x) * static_cast<double>(y); }
 };
 
+// The extreme (Reducer: MaxReducer with MPI_MAX, MinReducer with MPI_MIN) over the primary
+// interiors of every rank; `identity` stands for a rank without cells.
 template <class T, class M, class Reducer>
-T local_extreme(const ShardTensor<T, M>& x, T identity) {
+T global_extreme(const ShardTensor<T, M>& x, T identity, MPI_Op op) {
   using exec = typename M::execution_space;
-  T r = identity;
-  if (!x.layout().is_primary(x.layout().rank()) || x.interior_volume() == 0) return r;
-  const auto v = x.const_view();
-  const Index5 m = x.margins();
-  const std::int64_t l2 = m[2], l3 = m[3], l4 = m[4];
-  Kokkos::parallel_reduce(
-      "hpart::tensor::extreme", policy_over<exec>(x.interior_extent()),
-      KOKKOS_LAMBDA(std::int64_t i0, std::int64_t i1, std::int64_t i2, std::int64_t i3, std::int64_t i4, T& acc) {
-        Reducer::join_value(acc, v(i0, i1, l2 + i2, l3 + i3, l4 + i4));
-      },
-      typename Reducer::template kokkos<T>(r));
-  return r;
+  T local = identity;
+  if (x.layout().is_primary(x.layout().rank()) && x.interior_volume() != 0) {
+    const auto v = x.const_view();
+    const Index5 m = x.margins();
+    const std::int64_t l2 = m[2], l3 = m[3], l4 = m[4];
+    Kokkos::parallel_reduce(
+        "hpart::tensor::extreme", policy_over<exec>(x.interior_extent()),
+        KOKKOS_LAMBDA(std::int64_t i0, std::int64_t i1, std::int64_t i2, std::int64_t i3, std::int64_t i4, T& acc) {
+          Reducer::join_value(acc, v(i0, i1, l2 + i2, l3 + i3, l4 + i4));
+        },
+        typename Reducer::template kokkos<T>(local));
+  }
+  T global = local;
+  MPI_Allreduce(&local, &global, 1, mpi_type<T>(), op, x.layout().comm().get());
+  return global;
 }
 struct MaxReducer {
   template <class T>
@@ -107,18 +112,12 @@ double mean(const ShardTensor<T, M>& x) {
 
 template <class T, class M>
 T max(const ShardTensor<T, M>& x) {
-  T local = impl::local_extreme<T, M, impl::MaxReducer>(x, std::numeric_limits<T>::lowest());
-  T global = local;
-  MPI_Allreduce(&local, &global, 1, impl::mpi_type<T>(), MPI_MAX, x.layout().comm().get());
-  return global;
+  return impl::global_extreme<T, M, impl::MaxReducer>(x, std::numeric_limits<T>::lowest(), MPI_MAX);
 }
 
 template <class T, class M>
 T min(const ShardTensor<T, M>& x) {
-  T local = impl::local_extreme<T, M, impl::MinReducer>(x, std::numeric_limits<T>::max());
-  T global = local;
-  MPI_Allreduce(&local, &global, 1, impl::mpi_type<T>(), MPI_MIN, x.layout().comm().get());
-  return global;
+  return impl::global_extreme<T, M, impl::MinReducer>(x, std::numeric_limits<T>::max(), MPI_MIN);
 }
 
 template <class T, class M>

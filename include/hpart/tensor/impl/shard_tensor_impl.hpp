@@ -8,6 +8,23 @@
 
 namespace hpart::tensor {
 
+namespace impl {
+// Calls f(i0, i1, i2, i3, at) for every row (fixed N, C, D, H offsets i0..i3; W contiguous) of
+// the box of `count` cells from `lo` in a tensor of `extent`, in storage order: `at` is the index
+// of the row's first cell in the row-major global array.
+template <class F>
+void for_each_global_row(const Index5& lo, const Index5& count, const Index5& extent, F&& f) {
+  const Index5& e = extent;
+  for (std::int64_t i0 = 0; i0 < count[0]; ++i0)
+    for (std::int64_t i1 = 0; i1 < count[1]; ++i1)
+      for (std::int64_t i2 = 0; i2 < count[2]; ++i2)
+        for (std::int64_t i3 = 0; i3 < count[3]; ++i3) {
+          const std::int64_t row = (((lo[0] + i0) * e[1] + lo[1] + i1) * e[2] + lo[2] + i2) * e[3] + lo[3] + i3;
+          f(i0, i1, i2, i3, row * e[4] + lo[4]);
+        }
+}
+}  // namespace impl
+
 template <class T, class MemorySpace>
 ShardTensor<T, MemorySpace> from_global(const ShardLayout& layout, const Halo& halo, std::span<const T> global) {
   const auto expected = static_cast<std::size_t>(layout.shape().volume());
@@ -20,15 +37,10 @@ ShardTensor<T, MemorySpace> from_global(const ShardLayout& layout, const Halo& h
   if (b.empty()) return t;
   auto host = Kokkos::create_mirror_view(t.view());
   const Index5 e = layout.shape().extent, m = halo.margins(), n = t.interior_extent();
-  for (std::int64_t i0 = 0; i0 < n[0]; ++i0)
-    for (std::int64_t i1 = 0; i1 < n[1]; ++i1)
-      for (std::int64_t i2 = 0; i2 < n[2]; ++i2)
-        for (std::int64_t i3 = 0; i3 < n[3]; ++i3) {
-          const std::int64_t row =
-              (((b.lo[0] + i0) * e[1] + b.lo[1] + i1) * e[2] + b.lo[2] + i2) * e[3] + b.lo[3] + i3;
-          for (std::int64_t i4 = 0; i4 < n[4]; ++i4)
-            host(i0, i1, m[2] + i2, m[3] + i3, m[4] + i4) = global[static_cast<std::size_t>(row * e[4] + b.lo[4] + i4)];
-        }
+  impl::for_each_global_row(b.lo, n, e, [&](std::int64_t i0, std::int64_t i1, std::int64_t i2, std::int64_t i3, std::int64_t at) {
+    for (std::int64_t i4 = 0; i4 < n[4]; ++i4)
+      host(i0, i1, m[2] + i2, m[3] + i3, m[4] + i4) = global[static_cast<std::size_t>(at + i4)];
+  });
   Kokkos::deep_copy(t.view(), host);
   return t;
 }
@@ -60,16 +72,11 @@ std::vector<T> to_global(const ShardTensor<T, MemorySpace>& t) {
   for (int r = 0; r < P; ++r) {
     if (counts[static_cast<std::size_t>(r)] == 0) continue;
     const Box& b = layout.box(r);
-    const Index5 n = b.extents();
+    const std::int64_t n4 = b.extent(kAxisW);
     std::size_t k = static_cast<std::size_t>(displs[static_cast<std::size_t>(r)]);
-    for (std::int64_t i0 = 0; i0 < n[0]; ++i0)
-      for (std::int64_t i1 = 0; i1 < n[1]; ++i1)
-        for (std::int64_t i2 = 0; i2 < n[2]; ++i2)
-          for (std::int64_t i3 = 0; i3 < n[3]; ++i3) {
-            const std::int64_t row =
-                (((b.lo[0] + i0) * e[1] + b.lo[1] + i1) * e[2] + b.lo[2] + i2) * e[3] + b.lo[3] + i3;
-            for (std::int64_t i4 = 0; i4 < n[4]; ++i4) global[static_cast<std::size_t>(row * e[4] + b.lo[4] + i4)] = gathered[k++];
-          }
+    impl::for_each_global_row(b.lo, b.extents(), e, [&](std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t at) {
+      for (std::int64_t i4 = 0; i4 < n4; ++i4) global[static_cast<std::size_t>(at + i4)] = gathered[k++];
+    });
   }
   return global;
 }
