@@ -147,8 +147,7 @@ GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOpti
   GraphPartition out;
   const std::vector<double> weights(g.vwgt.begin(), g.vwgt.end());
   out.partition = detail::summarise_partition(comm, std::move(parts), opts.parts, weights, g.ncon, opts.target_sizes);
-  double seconds = clock.seconds();
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  const double seconds = detail::seconds_max(comm, clock);
   out.partition.metrics.seconds = seconds;
   detail::record_tolerance(out.partition, opts.imbalance);
   out.metrics = finest.plan ? graph::graph_metrics_with(comm, g, out.partition.parts, *finest.plan, finest.adjncy)

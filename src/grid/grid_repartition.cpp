@@ -92,8 +92,7 @@ GridRepartition repartition_grid(const Comm& comm, const Grid& grid, const GridP
 
   const std::span<const double> cost = in.unit_cost ? std::span<const double>() : grid.cost;
   out.grid.partition = detail::summarise_partition(comm, std::move(r.parts), opts.parts, cost, 1, {});
-  double seconds = clock.seconds();
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  const double seconds = detail::seconds_max(comm, clock);
   out.grid.partition.metrics.seconds = seconds;
   out.grid.boxes = std::move(r.boxes);
   out.grid.box_shaped = true;

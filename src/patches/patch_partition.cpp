@@ -136,8 +136,7 @@ PatchPartition partition_patches(const Comm& comm, const PatchList& list, const 
 
   PatchPartition out = make_result(comm, g, list, part_of, opts.parts);
   if (opts.method != PatchMethod::sfc) detail::record_tolerance(out.partition, opts.imbalance);  // sfc: no tolerance
-  double seconds = clock.seconds();
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  const double seconds = detail::seconds_max(comm, clock);
   out.partition.metrics.seconds = seconds;
   detail::log(comm, 1,
               std::string("partition_patches ") + to_string(opts.method) + ": " + std::to_string(g.boxes.size()) +
@@ -180,8 +179,7 @@ PatchRepartition repartition_patches(const Comm& comm, const PatchList& list, st
 
   out.result = make_result(comm, g, list, part_of, opts.parts);
   detail::record_tolerance(out.result.partition, opts.tolerance);
-  double seconds = clock.seconds();
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  const double seconds = detail::seconds_max(comm, clock);
   out.result.partition.metrics.seconds = seconds;
   detail::log(comm, 1,
               "repartition_patches: " + std::to_string(g.boxes.size()) + " patches, " + std::to_string(out.steps) +

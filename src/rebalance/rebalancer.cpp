@@ -56,8 +56,6 @@ std::string check_values(std::span<const double> v, const char* what) {
   return {};
 }
 
-using repart::max_over_ranks;
-
 }  // namespace
 
 Rebalancer::Rebalancer(const Comm& comm, RebalanceOptions opts) {
@@ -373,7 +371,7 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
     // The points and the parts were validated above or come from a partitioner.
     out = detail::summarise_partition(s.comm, std::move(result), K, points.weights, points.ncon, {});
   }
-  const double seconds = max_over_ranks(s.comm, clock.seconds());
+  const double seconds = detail::seconds_max(s.comm, clock);
   out.metrics.seconds = seconds;
   detail::record_tolerance(out, s.opts.tolerance);
   s.record_rebalance(out, kind, rounds, moved.weight, moved.objects);
@@ -390,7 +388,7 @@ void Rebalancer::record_migration_seconds(double seconds) {
   const bool ok = std::isfinite(seconds) && seconds >= 0.0;
   s.comm.agree(ok ? ErrorCode::ok : ErrorCode::invalid_input,
                ok ? std::string{} : "record_migration_seconds(): " + std::to_string(seconds) + " is not a time");
-  const double t = max_over_ranks(s.comm, seconds);
+  const double t = s.comm.max(seconds);
   s.stats.migration_seconds = t;
   State::ewma(s.migration_cost, t);
 }

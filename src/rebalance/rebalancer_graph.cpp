@@ -92,7 +92,7 @@ Partition Rebalancer::rebalance(const Graph& graph, std::span<const part_t> part
     // Relabelling renamed the parts: their weights are summed again.
     out = detail::summarise_partition(s.comm, std::move(p.partition.parts), s.opts.parts, weights, graph.ncon, {});
   }
-  out.metrics.seconds = repart::max_over_ranks(s.comm, clock.seconds());
+  out.metrics.seconds = detail::seconds_max(s.comm, clock);
   s.curve_order.clear();
   s.record_rebalance(out, kind, rounds, moved, moved_objects);
   s.stats.surface = static_cast<double>(cut);

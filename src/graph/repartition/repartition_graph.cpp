@@ -89,8 +89,7 @@ GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<c
   out.migrated_weight = moved.weight;
   out.migrated_objects = moved.objects;
   out.partition = detail::summarise_partition(comm, std::move(parts), opts.parts, weights, g.ncon, {});
-  double seconds = clock.seconds();
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  const double seconds = detail::seconds_max(comm, clock);
   out.partition.metrics.seconds = seconds;
   detail::record_tolerance(out.partition, opts.imbalance);
   detail::log(comm, 1,
