@@ -4,6 +4,7 @@
 
 #include "metrics/partition_metrics.hpp"
 #include "core/validate.hpp"
+#include "metrics/part_ids.hpp"
 #include "hpart/partition.hpp"
 
 namespace hpart {
@@ -13,13 +14,9 @@ Partition evaluate_partition(const Comm& comm, std::vector<part_t> parts, int nu
   std::string problem = detail::check_parts(num_parts);
   if (problem.empty()) problem = detail::check_targets(target_sizes, num_parts);
   if (problem.empty()) problem = detail::check_weights(weights, parts.size(), ncon);
-  if (problem.empty())
-    for (std::size_t i = 0; i < parts.size(); ++i)
-      if (parts[i] < 0 || parts[i] >= num_parts) {
-        problem = "part of local object " + std::to_string(i) + " is " + std::to_string(parts[i]) +
-                  ", outside [0, " + std::to_string(num_parts) + ")";
-        break;
-      }
+  if (const std::size_t i = detail::first_bad_part(parts, num_parts); problem.empty() && i < parts.size())
+    problem = "part of local object " + std::to_string(i) + " is " + std::to_string(parts[i]) + ", outside [0, " +
+              std::to_string(num_parts) + ")";
   if (problem.empty()) problem = detail::check_part_memory(num_parts, 8.0 * (2 + std::max(ncon, 1)), 0, 0.0);
   detail::Replicated args;
   args.value("num_parts", static_cast<long long>(num_parts))

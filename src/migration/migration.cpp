@@ -13,6 +13,7 @@
 #include "core/exchange.hpp"
 #include "core/validate.hpp"
 #include "core/unique_ids.hpp"
+#include "metrics/part_ids.hpp"
 
 namespace hpart {
 
@@ -59,15 +60,11 @@ Migration::Migration(const Comm& comm, std::span<const part_t> parts, std::span<
       problem = "Migration: part " + std::to_string(p) + " is owned by rank " + std::to_string(owner_of_part[p]) +
                 ", outside [0, " + std::to_string(R) + ")";
   std::vector<std::int64_t> per_rank(static_cast<std::size_t>(R), 0);
+  if (const std::size_t i = problem.empty() ? detail::first_bad_part(parts, K) : parts.size(); i < parts.size())
+    problem = "Migration: part of local object " + std::to_string(i) + " is " + std::to_string(parts[i]) +
+              ", outside [0, " + std::to_string(K) + ")";
   if (problem.empty())
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      if (parts[i] < 0 || parts[i] >= K) {
-        problem = "Migration: part of local object " + std::to_string(i) + " is " + std::to_string(parts[i]) +
-                  ", outside [0, " + std::to_string(K) + ")";
-        break;
-      }
-      ++per_rank[static_cast<std::size_t>(owner_of_part[static_cast<std::size_t>(parts[i])])];
-    }
+    for (const part_t p : parts) ++per_rank[static_cast<std::size_t>(owner_of_part[static_cast<std::size_t>(p)])];
   // A rank without objects passes an empty span whether or not the others give ids: any rank
   // giving ids asks for them everywhere.
   int want_ids = ids.empty() ? 0 : 1;

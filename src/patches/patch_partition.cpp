@@ -12,6 +12,7 @@
 #include "core/log.hpp"
 #include "metrics/partition_metrics.hpp"
 #include "core/validate.hpp"
+#include "metrics/part_ids.hpp"
 #include "grid/grid_locator.hpp"
 #include "patches/patch_assign.hpp"
 #include "patches/patch_gather.hpp"

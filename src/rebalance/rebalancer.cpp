@@ -11,6 +11,7 @@
 #include "core/log.hpp"
 #include "metrics/partition_metrics.hpp"
 #include "core/validate.hpp"
+#include "metrics/part_ids.hpp"
 #include "hpart/sfc.hpp"
 #include "rebalance/cost_fit.hpp"
 #include "rebalance/load_model.hpp"
