@@ -83,7 +83,7 @@ def blank(text):
 
 
 def top_level(text):
-    """Text with every (...), [...] and <...> group's inside dropped (a crude depth-0 view)."""
+    """Text with the inside of every (...) and [...] group dropped (a crude depth-0 view)."""
     depth, out = 0, []
     for c in text:
         if c in '([':
