@@ -114,7 +114,14 @@ GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOpti
   const detail::Stopwatch clock;
   // Levels, ghost plans and refinement scratch reuse each other's freed arrays (huge_pages.hpp).
   const graphk::HugeArrayScope reuse;
-  graph::GraphTotals totals = graph::validate(comm, g);
+  return graph::partition_validated(comm, g, opts, graph::validate(comm, g), clock);
+}
+
+namespace graph {
+
+GraphPartition partition_validated(const Comm& comm, const Graph& g, const GraphOptions& opts, GraphTotals totals,
+                                   const detail::Stopwatch& clock) {
+  const graphk::HugeArrayScope reuse;  // (nested scopes share one pool)
   const double validate_s = clock.seconds();
   // The options every rank must pass alike, compared with the options' verdicts in one allreduce.
   detail::Replicated args;
@@ -145,8 +152,7 @@ GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOpti
     case GraphMethod::geometric_refine: parts = graph::geometric_refine(comm, work, opts, totals); break;
   }
   GraphPartition out;
-  const std::vector<double> weights(g.vwgt.begin(), g.vwgt.end());
-  out.partition = detail::summarise_partition(comm, std::move(parts), opts.parts, weights, g.ncon, opts.target_sizes);
+  out.partition = detail::summarise_partition(comm, std::move(parts), opts.parts, g.vwgt, g.ncon, opts.target_sizes);
   const double seconds = detail::seconds_max(comm, clock);
   out.partition.metrics.seconds = seconds;
   detail::record_tolerance(out.partition, opts.imbalance);
@@ -159,4 +165,5 @@ GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOpti
   return out;
 }
 
+}  // namespace graph
 }  // namespace hpart

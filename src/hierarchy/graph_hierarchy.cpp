@@ -103,8 +103,7 @@ HierPartition partition_graph_hierarchical(const Comm& comm, const Graph& g, con
   }
   HierPartition out;
   out.owner_of_part = hier::owners_by_node(topology, per_node, out.node_of_part);
-  const std::vector<double> weights(g.vwgt.begin(), g.vwgt.end());
-  out.partition = detail::summarise_partition(comm, std::move(parts), K, weights, g.ncon, {});
+  out.partition = detail::summarise_partition(comm, std::move(parts), K, g.vwgt, g.ncon, {});
   const double seconds = detail::seconds_max(comm, clock);
   out.partition.metrics.seconds = seconds;
   detail::record_tolerance(out.partition, opts.imbalance);

@@ -9,12 +9,18 @@
 #include "kernels/part_relabel.hpp"
 
 namespace hpart::repart {
+namespace {
 
-std::vector<int> relabel_to_overlap(const Comm& comm, std::span<const part_t> old_parts, std::vector<part_t>& new_parts,
-                                    std::span<const double> weights, int ncon, int num_parts) {
+// The bodies of both overloads of each function: W is double or std::int64_t (a graph's vertex
+// weights, converted to double where they are added, as a copy to double would have been).
+template <class W>
+std::vector<int> relabel(const Comm& comm, std::span<const part_t> old_parts, std::vector<part_t>& new_parts,
+                         std::span<const W> weights, int ncon, int num_parts) {
   const auto K = static_cast<std::int64_t>(num_parts);
   const std::size_t n = new_parts.size();
-  auto w = [&](std::size_t i) { return weights.empty() ? 1.0 : weights[i * static_cast<std::size_t>(ncon)]; };
+  auto w = [&](std::size_t i) {
+    return weights.empty() ? 1.0 : static_cast<double>(weights[i * static_cast<std::size_t>(ncon)]);
+  };
   std::vector<std::int64_t> keys;
   std::vector<double> vals;
   if (K <= 512) {  // dense is cheaper than hashing while K^2 doubles stay small
@@ -49,15 +55,38 @@ std::vector<int> relabel_to_overlap(const Comm& comm, std::span<const part_t> ol
   return label;
 }
 
-MovedTotals moved_totals(const Comm& comm, std::span<const part_t> before, std::span<const part_t> after,
-                         std::span<const double> weights, int ncon) {
+template <class W>
+MovedTotals moved(const Comm& comm, std::span<const part_t> before, std::span<const part_t> after,
+                  std::span<const W> weights, int ncon) {
   double m[2] = {0.0, 0.0};
   const auto stride = static_cast<std::size_t>(ncon);
   if (!before.empty())
     for (std::size_t i = 0; i < after.size(); ++i)
-      if (after[i] != before[i]) m[0] += weights.empty() ? 1.0 : weights[i * stride], m[1] += 1.0;
-  MPI_Allreduce(MPI_IN_PLACE, m, 2, MPI_DOUBLE, MPI_SUM, comm.get());
+      if (after[i] != before[i]) m[0] += weights.empty() ? 1.0 : static_cast<double>(weights[i * stride]), m[1] += 1.0;
+  comm.sum(std::span<double>(m));
   return {m[0], static_cast<long long>(m[1])};
+}
+
+}  // namespace
+
+std::vector<int> relabel_to_overlap(const Comm& comm, std::span<const part_t> old_parts, std::vector<part_t>& new_parts,
+                                    std::span<const double> weights, int ncon, int num_parts) {
+  return relabel(comm, old_parts, new_parts, weights, ncon, num_parts);
+}
+
+std::vector<int> relabel_to_overlap(const Comm& comm, std::span<const part_t> old_parts, std::vector<part_t>& new_parts,
+                                    std::span<const std::int64_t> weights, int ncon, int num_parts) {
+  return relabel(comm, old_parts, new_parts, weights, ncon, num_parts);
+}
+
+MovedTotals moved_totals(const Comm& comm, std::span<const part_t> before, std::span<const part_t> after,
+                         std::span<const double> weights, int ncon) {
+  return moved(comm, before, after, weights, ncon);
+}
+
+MovedTotals moved_totals(const Comm& comm, std::span<const part_t> before, std::span<const part_t> after,
+                         std::span<const std::int64_t> weights, int ncon) {
+  return moved(comm, before, after, weights, ncon);
 }
 
 }  // namespace hpart::repart
