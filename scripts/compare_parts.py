@@ -4,13 +4,16 @@
 Runs the same inputs through both builds, one case at a time (base then new), with
 OMP_NUM_THREADS=1 and identical arguments:
   * hpart-bench --dump-parts for the suites points, grid, graph (np 1, 2 and 3; the shared graphs
-    plus the suite's generated grid3d and rgg2d), hier (np 2 and 4) and repart (np 2: drift3d,
+    plus the suite's generated grid3d and rgg2d), hier (np 2, 4 and 6) and repart (np 2: drift3d,
     graphdrift, griddrift, every event of each scenario);
   * the CLI: `hpart partition --graph` on every shared graph (methods graph and metis, several K,
     np 1 and 2), and `hpart generate` + `hpart partition --points` (hilbert, morton).
 Then it compares every output file of the base build with the same file of the new build byte
 for byte and prints one row per file and the line "N of M part vectors identical" (M counts
 the two generated point files too).
+
+Each build needs the targets hpart-bench and hpart-cli (the CLI; the target hpart is the library):
+  cmake --build BUILD -j2 --target hpart-bench hpart-cli
 
 Exit status: 0 all identical; 1 some file differs or exists on one side only; 2 a run failed
 (or a binary is missing). Comparing a build with itself (--base X --new X) runs it twice: that
@@ -88,9 +91,14 @@ def plan(quick: bool, graphs: list[Path]) -> list[Run]:
         runs.append(Run(f"graph.np{np_}", "bench", np_,
                         ["--suite", "graph", "--libraries", "hpart", "--side3d", "32" if quick else "64",
                          *graph_args]))
+    if not quick:  # an odd K
+        for np_ in [2, 3]:
+            runs.append(Run(f"graph.k7.np{np_}", "bench", np_,
+                            ["--suite", "graph", "--libraries", "hpart", "--side3d", "64", "--parts", "7",
+                             *graph_args]))
     # hier: flat, hier, hier-staircase, hier-boxes on the grids; METIS flat and hier on a graph.
     hier_graph = str(next((g for g in graphs if g.stem == "delaunay_n15"), graphs[0]))
-    for np_, topo in [(4, "2x2")] if quick else [(2, "2x1"), (4, "2x2")]:
+    for np_, topo in [(4, "2x2")] if quick else [(2, "2x1"), (4, "2x2"), (6, "3x2")]:
         runs.append(Run(f"hier.np{np_}", "bench", np_,
                         ["--suite", "hier", "--topology", topo, "--cases", "hotspot3d,hotspot2d,graph",
                          "--graph", hier_graph, "--side2d", "512", "--side3d", "32" if quick else "48",
@@ -190,7 +198,7 @@ def main() -> int:
         for program, rel in (("bench", "apps/bench/hpart-bench"), ("hpart", "apps/hpart/hpart")):
             path = find_binary(build.resolve(), rel)
             if path is None:
-                print(f"compare_parts: no {rel} in {build} (build targets hpart-bench and hpart)", file=sys.stderr)
+                print(f"compare_parts: no {rel} in {build} (build the targets hpart-bench and hpart-cli)", file=sys.stderr)
                 return 2
             binaries[side][program] = path
     graphs = sorted(p for p in opts.graphs.glob("*") if p.suffix in (".graph", ".mgraph"))

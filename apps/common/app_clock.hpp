@@ -19,10 +19,4 @@ inline double cpu_clock() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-// Collective.
-inline double max_over_ranks(const hpart::Comm& comm, double v) {
-  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MAX, comm.get());
-  return v;
-}
-
 }  // namespace hpart_apps

@@ -51,7 +51,6 @@ std::vector<double> cost_field(const HeatProblem& p, const hpart::Box& b, int s)
 }
 
 using hpart_apps::cpu_clock;
-using hpart_apps::max_over_ranks;
 using hpart_apps::wall_clock;
 
 int run(const hpart::Comm& comm, const HeatOptions& o) {
@@ -105,7 +104,7 @@ int run(const hpart::Comm& comm, const HeatOptions& o) {
       boxes = part.boxes;
       halo = HaloExchange(comm, boxes, nb);
       migrated = moved.migrated;
-      rebalance_s = max_over_ranks(comm, MPI_Wtime() - t0);
+      rebalance_s = comm.max(MPI_Wtime() - t0);
       ++run.rebalances;
       run.rebalance_s += rebalance_s;
       run.migrated += migrated;
@@ -127,7 +126,7 @@ int run(const hpart::Comm& comm, const HeatOptions& o) {
     run.compute_mean += sample.compute_mean;
     if (s % o.print_every == 0 || rebalance || s == o.steps - 1) report.step(sample);
   }
-  run.wall_s = max_over_ranks(comm, MPI_Wtime() - start);
+  run.wall_s = comm.max(MPI_Wtime() - start);
 
   int status = 0;
   if (o.check) {

@@ -40,7 +40,6 @@ std::vector<Particle> initial_particles(const hpart::Comm& comm, const Particles
 }
 
 using hpart_apps::cpu_clock;
-using hpart_apps::max_over_ranks;
 using hpart_apps::wall_clock;
 
 class Simulation {
@@ -114,9 +113,9 @@ class Simulation {
       if (o_.check) run.check_ok = check(start, s) && run.check_ok;
       if (s % o_.print_every == 0 || sample.rebalanced || s == p_.steps - 1) report.step(sample);
     }
-    run.wall_s = max_over_ranks(comm_, MPI_Wtime() - t_start);
-    run.feedback_s = max_over_ranks(comm_, feedback_s_);
-    run.ghost_s = max_over_ranks(comm_, ghost_s_);
+    run.wall_s = comm_.max(MPI_Wtime() - t_start);
+    run.feedback_s = comm_.max(feedback_s_);
+    run.ghost_s = comm_.max(ghost_s_);
     MPI_Allreduce(&ghost_count_, &run.ghosts, 1, MPI_LONG_LONG, MPI_SUM, comm_.get());
     report.summary(run);
     if (o_.check && comm_.rank() == 0)
@@ -167,8 +166,8 @@ class Simulation {
     rebalance_bytes_ += m.bytes;
     sample.rebalanced = true;
     sample.rebalance_migrated = m.particles;
-    sample.rebalance_s = max_over_ranks(comm_, t2 - t0);
-    sample.partition_s = max_over_ranks(comm_, t1 - t0);
+    sample.rebalance_s = comm_.max(t2 - t0);
+    sample.partition_s = comm_.max(t1 - t0);
   }
 
   bool check(const Census& start, int s) const {

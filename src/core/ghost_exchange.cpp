@@ -3,20 +3,7 @@
 #include <string>
 #include <utility>
 
-#include "core/displacements.hpp"
-
 namespace hpart::graph {
-
-using detail::exclusive_sum;
-
-MPI_Datatype GhostExchange::bytes_type(std::size_t bytes) {
-  MPI_Datatype t;
-  MPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &t);
-  MPI_Type_commit(&t);
-  return t;
-}
-
-void GhostExchange::free_type(MPI_Datatype t) { MPI_Type_free(&t); }
 
 GhostIds ghost_ids_of(const Graph& g, gid_t lo, gid_t hi) {
   GhostIds out;
@@ -57,19 +44,17 @@ void GhostExchange::plan(std::span<const gid_t> vtxdist) {
   const int R = comm_.size(), me = comm_.rank();
   const gid_t lo = vtxdist[static_cast<std::size_t>(me)];
   // Ghosts per owner (sorted ids fall into the owners' blocks in rank order).
-  need_counts_.assign(static_cast<std::size_t>(R), 0);
+  std::vector<std::int64_t> need(static_cast<std::size_t>(R), 0);
   int owner = 0;
   for (gid_t v : ghost_ids_) {
     while (v >= vtxdist[static_cast<std::size_t>(owner) + 1]) ++owner;
-    ++need_counts_[static_cast<std::size_t>(owner)];
+    ++need[static_cast<std::size_t>(owner)];
   }
-  need_displs_ = exclusive_sum(need_counts_);
-  serve_counts_.assign(static_cast<std::size_t>(R), 0);
-  MPI_Alltoall(need_counts_.data(), 1, MPI_INT, serve_counts_.data(), 1, MPI_INT, comm_.get());
-  serve_displs_ = exclusive_sum(serve_counts_);
-  std::vector<gid_t> asked(static_cast<std::size_t>(serve_displs_.back() + serve_counts_.back()));
-  MPI_Alltoallv(ghost_ids_.data(), need_counts_.data(), need_displs_.data(), MPI_INT64_T, asked.data(),
-                serve_counts_.data(), serve_displs_.data(), MPI_INT64_T, comm_.get());
+  // Served vertices are local indices and ghosts are numbered after them, both in int32
+  // (local_adjncy): the int counts fit.
+  counts_ = detail::exchange_counts(comm_, need);
+  std::vector<gid_t> asked(static_cast<std::size_t>(counts_.received));
+  detail::alltoallv(comm_, counts_, ghost_ids_.data(), asked.data());
   serve_.resize(asked.size());
   for (std::size_t i = 0; i < asked.size(); ++i) serve_[i] = static_cast<std::int32_t>(asked[i] - lo);
 }

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "core/exchange.hpp"
 #include "core/huge_pages.hpp"
 #include "hpart/comm.hpp"
 #include "hpart/graph_arrays.hpp"
@@ -44,24 +45,18 @@ class GhostExchange {
     std::vector<T> send(serve_.size());
     for (std::size_t i = 0; i < serve_.size(); ++i) send[i] = local[static_cast<std::size_t>(serve_[i])];
     std::vector<T> out(ghost_ids_.size());
-    const MPI_Datatype type = bytes_type(sizeof(T));
-    MPI_Alltoallv(send.data(), serve_counts_.data(), serve_displs_.data(), type, out.data(), need_counts_.data(),
-                  need_displs_.data(), type, comm_.get());
-    free_type(type);
+    detail::alltoallv(comm_, counts_, send.data(), out.data(), /*reverse=*/true);  // answers to the requests
     return out;
   }
 
  private:
   void plan(std::span<const gid_t> vtxdist);  // need/serve lists from ghost_ids_
-  static MPI_Datatype bytes_type(std::size_t bytes);
-  static void free_type(MPI_Datatype t);
 
   Comm comm_;
   graphk::HugeVector<std::int32_t> local_adjncy_;  // one per adjacency entry: huge pages
   std::vector<gid_t> ghost_ids_;           // sorted: owners' blocks in rank order
-  std::vector<int> need_counts_, need_displs_;  // ghosts per owner rank
+  detail::ExchangeCounts counts_;          // send: ghosts asked of each owner; recv: vertices served to each rank
   std::vector<std::int32_t> serve_;        // local vertices other ranks need, grouped by rank
-  std::vector<int> serve_counts_, serve_displs_;
 };
 
 }  // namespace hpart::graph

@@ -1,5 +1,6 @@
 #include "core/huge_pages.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -41,10 +42,7 @@ Pool& pool() {
 void* fresh_block(std::size_t rounded) {
   void* p = std::aligned_alloc(kHugePage, rounded);
   if (p == nullptr) throw std::bad_alloc();
-#if defined(MADV_HUGEPAGE)
-  // Advice only: where THP is off or the range cannot be backed, 4 KiB pages are used.
-  (void)madvise(p, rounded, MADV_HUGEPAGE);
-#endif
+  advise_huge_pages(p, rounded);
   return p;
 }
 
@@ -58,6 +56,17 @@ void release_idle(Pool& p) {
 }
 
 }  // namespace
+
+void advise_huge_pages(void* data, std::size_t bytes) noexcept {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const auto p = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t first = (p + kHugePage - 1) & ~(kHugePage - 1), end = (p + bytes) & ~(kHugePage - 1);
+  if (data != nullptr && end > first) (void)madvise(reinterpret_cast<void*>(first), end - first, MADV_HUGEPAGE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
+}
 
 void* allocate_huge_array(std::size_t bytes) {
   if (bytes < kHugeMin) {

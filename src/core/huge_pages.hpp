@@ -14,6 +14,12 @@
 
 namespace hpart::graphk {
 
+// Advises the kernel to back the whole 2 MiB pages inside [data, data + bytes) with transparent
+// huge pages (Linux madvise; elsewhere nothing). Advice only: where THP is off or the range cannot
+// be backed, 4 KiB pages are used. The one place that gives this advice: the arrays below and the
+// tensors' host storage both call it.
+void advise_huge_pages(void* data, std::size_t bytes) noexcept;
+
 // Never null (throws std::bad_alloc); free with free_huge_array. Zero bytes is allowed.
 void* allocate_huge_array(std::size_t bytes);
 void free_huge_array(void* p) noexcept;

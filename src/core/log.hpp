@@ -22,4 +22,9 @@ class Stopwatch {
   std::chrono::steady_clock::time_point start_;
 };
 
+// Collective: the seconds of a phase timed by `clock`, as every result reports them: the maximum
+// over the ranks, since the phase ends for all when the slowest rank ends. Every rank gets the
+// same value, so results and log lines agree across ranks.
+inline double seconds_max(const Comm& comm, const Stopwatch& clock) { return comm.max(clock.seconds()); }
+
 }  // namespace hpart::detail

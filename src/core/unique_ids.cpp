@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/agreement.hpp"
-#include "core/displacements.hpp"
+#include "core/exchange.hpp"
 #include "core/memory_budget.hpp"
 
 namespace hpart::detail {
@@ -49,31 +49,27 @@ void require_unique_ids(const Comm& comm, std::span<const gid_t> ids, const char
     return;
 
   const int R = comm.size();
-  std::vector<int> send_counts(static_cast<std::size_t>(R), 0);
+  std::vector<std::int64_t> send_counts(static_cast<std::size_t>(R), 0);
   for (gid_t id : ids) ++send_counts[static_cast<std::size_t>(checker_of(id, R))];
-  std::vector<int> recv_counts(static_cast<std::size_t>(R), 0);
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm.get());
-  long long incoming = 0;
-  for (int c : recv_counts) incoming += c;
+  const ExchangeCounts c = exchange_counts(comm, send_counts);
+  const long long incoming = c.received;
   // The checker keeps each arriving id twice (as received, and with its rank for the sort).
   problem = incoming > INT_MAX ? std::string(who) + ": more than 2^31 ids hash to one rank; use more ranks"
                                : check_memory(24.0 * static_cast<double>(incoming) + 8.0 * static_cast<double>(ids.size()),
                                               std::string(who) + ": checking the ids for repeats", "use more ranks");
   comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
 
-  const std::vector<int> send_displs = exclusive_sum(send_counts), recv_displs = exclusive_sum(recv_counts);
   std::vector<gid_t> grouped(ids.size());
-  std::vector<int> fill = send_displs;
+  std::vector<int> fill = c.send_displs;
   for (gid_t id : ids) grouped[static_cast<std::size_t>(fill[static_cast<std::size_t>(checker_of(id, R))]++)] = id;
   std::vector<gid_t> mine(static_cast<std::size_t>(incoming));
-  MPI_Alltoallv(grouped.data(), send_counts.data(), send_displs.data(), MPI_INT64_T, mine.data(), recv_counts.data(),
-                recv_displs.data(), MPI_INT64_T, comm.get());
+  alltoallv(comm, c, grouped.data(), mine.data());
 
   // (id, rank that gave it), sorted: a repeat sits next to its first occurrence.
   std::vector<std::pair<gid_t, int>> seen(mine.size());
   for (int r = 0; r < R; ++r)
-    for (int k = 0; k < recv_counts[static_cast<std::size_t>(r)]; ++k) {
-      const auto at = static_cast<std::size_t>(recv_displs[static_cast<std::size_t>(r)] + k);
+    for (int k = 0; k < c.recv_counts[static_cast<std::size_t>(r)]; ++k) {
+      const auto at = static_cast<std::size_t>(c.recv_displs[static_cast<std::size_t>(r)] + k);
       seen[at] = {mine[at], r};
     }
   std::sort(seen.begin(), seen.end());

@@ -40,14 +40,6 @@ std::string check_parts(int parts) {
   return {};
 }
 
-std::string check_part_ids(std::span<const part_t> ids, int parts) {
-  for (std::size_t i = 0; i < ids.size(); ++i)
-    if (ids[i] < 0 || ids[i] >= parts)
-      return "part " + std::to_string(ids[i]) + " of local object " + std::to_string(i) + " is outside [0, " +
-             std::to_string(parts) + ")";
-  return {};
-}
-
 std::string check_targets(std::span<const double> targets, int parts) {
   if (targets.empty()) return {};
   if (targets.size() != static_cast<std::size_t>(parts))

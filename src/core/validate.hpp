@@ -13,8 +13,6 @@ namespace hpart::detail {
 
 std::string check_parts(int parts);
 std::string check_targets(std::span<const double> targets, int parts);
-// Every part id in [0, parts): the first that is not, named by its local index.
-std::string check_part_ids(std::span<const part_t> ids, int parts);
 // Weights: length n * ncon (or empty), every value finite and >= 0.
 std::string check_weights(std::span<const double> weights, std::size_t n, int ncon);
 // One fused, OpenMP-parallel pass over the coordinates and first weights: the local bounding box,

@@ -10,7 +10,7 @@
 
 #include "graph/edge_fingerprint.hpp"
 #include "core/file_line.hpp"
-#include "core/record_exchange.hpp"
+#include "core/exchange.hpp"
 #include "core/vertex_blocks.hpp"
 
 namespace hpart::detail {
@@ -113,7 +113,7 @@ GraphDefect find_graph_asymmetry(const Comm& comm, const Graph& g, std::span<con
         send[static_cast<std::size_t>(offset[static_cast<std::size_t>(owner[e])]++)] = r;
     }
   }
-  for (const EdgeRecord& r : exchange_records<EdgeRecord>(comm, send, counts)) check(r);
+  for (const EdgeRecord& r : detail::alltoallv_records<EdgeRecord>(comm, send, counts).records) check(r);
   return first;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/log.hpp"
 #include "hpart/comm.hpp"
 #include "hpart/graph.hpp"
 
@@ -21,5 +22,11 @@ struct GraphTotals {
 
 // Collective: validate_graph(comm, g), and the totals (the same on every rank).
 GraphTotals validate(const Comm& comm, const Graph& g);
+
+// Collective: partition_graph on a graph already validated, with validate's totals, so that a
+// caller that validates anyway (repartition_graph, whose fallback is a fresh partition) does not
+// validate twice. `clock` started when the call did (its seconds so far are the validation's).
+GraphPartition partition_validated(const Comm& comm, const Graph& g, const GraphOptions& opts, GraphTotals totals,
+                                   const detail::Stopwatch& clock);
 
 }  // namespace hpart::graph

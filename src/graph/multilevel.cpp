@@ -24,6 +24,7 @@
 #include "graph/initial/ml_initial.hpp"
 #include "graph/refinement/ml_refine.hpp"
 #include "hpart/error.hpp"
+#include "metrics/part_ids.hpp"
 
 namespace hpart::graphk {
 namespace {
@@ -269,11 +270,10 @@ void refine_partition(const CsrGraph& graph, std::vector<part_t>& parts, const M
   if (parts.size() != static_cast<std::size_t>(in.view.n))
     fail(ErrorCode::size_mismatch, caller,
          "parts holds " + std::to_string(parts.size()) + " values for " + std::to_string(in.view.n) + " vertices");
-  for (std::size_t v = 0; v < parts.size(); ++v)
-    if (parts[v] < 0 || parts[v] >= opts.parts)
-      fail(ErrorCode::invalid_input, caller,
-           "vertex " + std::to_string(v) + " is in part " + std::to_string(parts[v]) + ", outside [0, " +
-               std::to_string(opts.parts) + ")");
+  if (const std::size_t v = detail::first_bad_part(parts, opts.parts); v < parts.size())
+    fail(ErrorCode::invalid_input, caller,
+         "vertex " + std::to_string(v) + " is in part " + std::to_string(parts[v]) + ", outside [0, " +
+             std::to_string(opts.parts) + ")");
   if (in.view.n == 0 || opts.parts == 1) return;
   const std::vector<double> shares = shares_of(opts);
   const Balance bal = make_balance(in.view, opts.parts, opts.imbalance, shares);

@@ -102,7 +102,14 @@ GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOpti
   const detail::Stopwatch clock;
   // Levels, ghost plans and refinement scratch reuse each other's freed arrays (huge_pages.hpp).
   const graphk::HugeArrayScope reuse;
-  graph::GraphTotals totals = graph::validate(comm, g);
+  return graph::partition_validated(comm, g, opts, graph::validate(comm, g), clock);
+}
+
+namespace graph {
+
+GraphPartition partition_validated(const Comm& comm, const Graph& g, const GraphOptions& opts, GraphTotals totals,
+                                   const detail::Stopwatch& clock) {
+  const graphk::HugeArrayScope reuse;  // (nested scopes share one pool)
   const double validate_s = clock.seconds();
   // The options every rank must pass alike, compared with the options' verdicts in one allreduce.
   detail::Replicated args;
@@ -133,14 +140,13 @@ GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOpti
     case GraphMethod::geometric_refine: parts = graph::geometric_refine(comm, work, opts, totals); break;
   }
   GraphPartition out;
-  const std::vector<double> weights(g.vwgt.begin(), g.vwgt.end());
-  static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(parts), opts.parts, weights, g.ncon, opts.target_sizes);
-  double seconds = clock.seconds();
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  static_cast<Partition&>(out) =
+      detail::summarise_partition(comm, std::move(parts), opts.parts, g.vwgt, g.ncon, opts.target_sizes);
+  const double seconds = detail::seconds_max(comm, clock);
   out.metrics.seconds = seconds;
   detail::record_tolerance(out, opts.imbalance);
   out.cut = finest.plan ? graph::graph_metrics_with(comm, g, out.parts, *finest.plan, finest.adjncy)
-                            : graph::graph_metrics_of_valid(comm, g, out.parts);  // validated above
+                        : graph::graph_metrics_of_valid(comm, g, out.parts);  // validated above
   detail::log(comm, 1,
               std::string("partition_graph ") + to_string(opts.method) + ": " + std::to_string(opts.parts) + " parts, " +
                   std::to_string(seconds) + " s (validation " + std::to_string(validate_s) + " s), cut " +
@@ -148,4 +154,5 @@ GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOpti
   return out;
 }
 
+}  // namespace graph
 }  // namespace hpart

@@ -83,8 +83,7 @@ GridPartition partition_grid(const Comm& comm, const Grid& grid, const GridOptio
   GridPartition out;
   const std::span<const double> cost = in.unit_cost ? std::span<const double>() : grid.cost;
   static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(r.parts), opts.parts, cost, 1, opts.target_sizes);
-  double seconds = clock.seconds();
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  const double seconds = detail::seconds_max(comm, clock);
   out.metrics.seconds = seconds;
   // blocks/tensor cut at cell layers, uniform ignores the cost: only sfc promises its tolerance.
   if (opts.method == GridMethod::sfc) detail::record_tolerance(out, opts.imbalance);

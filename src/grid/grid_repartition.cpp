@@ -89,8 +89,7 @@ GridRepartition repartition_grid(const Comm& comm, const Grid& grid, const GridP
 
   const std::span<const double> cost = in.unit_cost ? std::span<const double>() : grid.cost;
   static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(r.parts), opts.parts, cost, 1, {});
-  double seconds = clock.seconds();
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  const double seconds = detail::seconds_max(comm, clock);
   out.metrics.seconds = seconds;
   out.boxes = std::move(r.boxes);
   out.box_shaped = true;

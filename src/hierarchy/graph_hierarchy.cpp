@@ -107,10 +107,8 @@ HierPartition partition_graph_hierarchical(const Comm& comm, const Graph& g, con
   }
   HierPartition out;
   out.owner_of_part = hier::owners_by_node(topology, per_node, out.node_of_part);
-  const std::vector<double> weights(g.vwgt.begin(), g.vwgt.end());
-  static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(parts), K, weights, g.ncon, {});
-  double seconds = clock.seconds();
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(parts), K, g.vwgt, g.ncon, {});
+  const double seconds = detail::seconds_max(comm, clock);
   out.metrics.seconds = seconds;
   detail::record_tolerance(out, opts.imbalance);
   return out;

@@ -221,8 +221,7 @@ HierGridPartition partition_grid_hierarchical(const Comm& comm, const Grid& grid
                                               const HierGridOptions& opts) {
   const detail::Stopwatch clock;
   HierGridPartition out = hierarchical(comm, grid, topology, opts);
-  double seconds = clock.seconds();
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  const double seconds = detail::seconds_max(comm, clock);
   out.metrics.seconds = seconds;
   return out;
 }

@@ -7,7 +7,6 @@
 // between two blocks) into the nodes' shares on rank 0; the block -> node map is broadcast. The
 // rank level then splits each node's cells along the Hilbert curve exactly. Memory: the block
 // costs and map, at most 2^15 values per rank whatever the grid size.
-#include <metis.h>
 #include <mpi.h>
 
 #include <algorithm>
@@ -16,6 +15,7 @@
 #include <numeric>
 #include <string>
 
+#include "graph/initial/metis_adapter.hpp"
 #include "grid/grid_input.hpp"
 #include "hierarchy/grid_levels.hpp"
 
@@ -57,12 +57,15 @@ struct Blocks {
 // METIS on rank 0: the block graph (face neighbours) cut into the nodes' shares.
 std::vector<int> cut_blocks(const Grid& g, const Blocks& k, const std::vector<double>& cost,
                             const std::vector<int>& per_node, double imbalance, std::string& problem) {
-  auto nv = static_cast<idx_t>(k.count());
+  const auto nv = static_cast<idx_t>(k.count());
   const double wmax = std::max(*std::max_element(cost.begin(), cost.end()), 1e-300);
   const double wsum = std::max(std::accumulate(cost.begin(), cost.end(), 0.0), 1e-300);
   // Integer vertex weights: up to 2^20 levels for the heaviest block, the sum below 2^30.
   const double scale = std::min(double(1 << 20) / wmax, double(1 << 30) / wsum);
-  std::vector<idx_t> vwgt(static_cast<std::size_t>(nv)), xadj(static_cast<std::size_t>(nv) + 1, 0), adjncy, adjwgt;
+  graphk::MetisProblem m;
+  std::vector<idx_t>& vwgt = m.vwgt, &xadj = m.xadj, &adjncy = m.adjncy, &adjwgt = m.adjwgt;
+  vwgt.resize(static_cast<std::size_t>(nv));
+  xadj.assign(static_cast<std::size_t>(nv) + 1, 0);
   std::vector<std::int64_t> areas;  // 64-bit first: a face of a 2^21^3 grid's block has 2^32 cells
   for (idx_t v = 0; v < nv; ++v) vwgt[static_cast<std::size_t>(v)] = static_cast<idx_t>(std::llround(cost[static_cast<std::size_t>(v)] * scale));
   for (std::int64_t z = 0; z < k.n[2]; ++z)
@@ -87,33 +90,30 @@ std::vector<int> cut_blocks(const Grid& g, const Blocks& k, const std::vector<do
   // them so that their total stays below 2^29 (each at least 1: an edge must keep a weight).
   double area_sum = 0.0;
   for (const std::int64_t a : areas) area_sum += static_cast<double>(a);
-  const double shrink = area_sum > double(1 << 29) ? double(1 << 29) / area_sum : 1.0;
+  const double shrink = area_sum > graphk::kMetisWeightLimit ? graphk::kMetisWeightLimit / area_sum : 1.0;
   for (const std::int64_t a : areas)
     adjwgt.push_back(std::max<idx_t>(1, static_cast<idx_t>(static_cast<double>(a) * shrink)));
-  idx_t ncon = 1, nparts = static_cast<idx_t>(per_node.size()), objval = 0;
+  m.parts = static_cast<idx_t>(per_node.size());
   // No more blocks than nodes (a grid of a few cells on many nodes): METIS may then put every
   // block in one part; a block per node is the best any cut can do.
-  if (nparts >= nv) {
+  if (m.parts >= nv) {
     std::vector<int> node(static_cast<std::size_t>(nv));
     std::iota(node.begin(), node.end(), 0);
     return node;
   }
   const double total = std::accumulate(per_node.begin(), per_node.end(), 0.0);
-  std::vector<real_t> tpwgts;
-  for (int p : per_node) tpwgts.push_back(static_cast<real_t>(p / total));
-  real_t ubvec = static_cast<real_t>(1.0 + std::max(imbalance, kMinNodeImbalance));
-  idx_t options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(options);
-  options[METIS_OPTION_SEED] = 1;  // deterministic
+  for (int p : per_node) m.tpwgts.push_back(static_cast<real_t>(p / total));
+  m.ubvec.assign(1, static_cast<real_t>(1.0 + std::max(imbalance, kMinNodeImbalance)));
+  m.seed = 1;  // deterministic
   // Not METIS_OPTION_CONTIG: forcing connected node regions cost 3% more inter-node halo on
   // hotspot3d 256^3 (30 tries each); recursive bisection (METIS_PartGraphRecursive) cost far
   // more (0.97x flat against 0.80x with 10 tries).
-  options[METIS_OPTION_NCUTS] = kMetisCuts;
-  std::vector<idx_t> part(static_cast<std::size_t>(nv), 0);
-  const int rc = METIS_PartGraphKway(&nv, &ncon, xadj.data(), adjncy.data(), vwgt.data(), nullptr, adjwgt.data(), &nparts,
-                                     tpwgts.data(), &ubvec, options, &objval, part.data());
-  if (rc != METIS_OK) problem = "METIS_PartGraphKway failed on the node-level block graph (code " + std::to_string(rc) + ")";
-  return std::vector<int>(part.begin(), part.end());
+  m.cuts = kMetisCuts;
+  m.kway = true;
+  const graphk::MetisResult r = graphk::run_metis(m);
+  if (r.status != METIS_OK)
+    problem = "METIS_PartGraphKway failed on the node-level block graph (code " + std::to_string(r.status) + ")";
+  return std::vector<int>(r.part.begin(), r.part.end());
 }
 
 }  // namespace

@@ -78,8 +78,7 @@ HierPartition partition_points_hierarchical(const Comm& comm, const PointSet& po
   HierPartition out;
   out.owner_of_part = hier::owners_by_node(topology, per_node, out.node_of_part);
   static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(parts), K, points.weights, points.ncon, {});
-  double seconds = clock.seconds();
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  const double seconds = detail::seconds_max(comm, clock);
   out.metrics.seconds = seconds;
   detail::log(comm, 1,
               "partition_points_hierarchical: " + std::to_string(topology.nodes) + " nodes, " + std::to_string(K) +

@@ -10,9 +10,8 @@
 #include "io/graph_lines.hpp"
 #include "io/headed_text.hpp"
 #include "io/matrix_market_lines.hpp"
-#include "core/rank_sums.hpp"
 #include "io/reader_memory.hpp"
-#include "core/record_exchange.hpp"
+#include "core/exchange.hpp"
 #include "core/vertex_blocks.hpp"
 #include "hpart/graph.hpp"
 
@@ -55,7 +54,7 @@ GraphFile read_graph_matrix_market(const Comm& comm, const std::string& path) {
   if (const std::string why = detail::parse_matrix_market_size(t.header, size); !why.empty())
     throw Error(ErrorCode::io, detail::at_line(path, t.header_line, why));
 
-  const long long first = detail::sum_before(comm, detail::count_body_lines(t.text, t.body_from, false));
+  const long long first = comm.exscan_sum(detail::count_body_lines(t.text, t.body_from, false));
   detail::MatrixEntries entries;
   const std::string out_of_memory = detail::parse_within_memory(path, t.text.size(), [&] {
     entries = detail::parse_matrix_market_entries(t.text, t.body_from, banner, size, first);
@@ -65,7 +64,7 @@ GraphFile read_graph_matrix_market(const Comm& comm, const std::string& path) {
                           : entries.bad_line < 0 ? std::string()
                                                  : detail::at_line(path, t.first_line + entries.bad_line, entries.bad_reason);
   comm.agree(bad.empty() ? ErrorCode::ok : out_of_memory.empty() ? ErrorCode::io : ErrorCode::invalid_input, bad);
-  const long long found = detail::sum_all(comm, entries.entries);
+  const long long found = comm.sum(entries.entries);
   if (found != size.entries)
     throw Error(ErrorCode::io, path + ": truncated file: the size line (line " + std::to_string(t.header_line) +
                                    ") says nnz = " + std::to_string(size.entries) + " entries, found " + std::to_string(found));
@@ -81,7 +80,7 @@ GraphFile read_graph_matrix_market(const Comm& comm, const std::string& path) {
   std::vector<std::int64_t> counts(static_cast<std::size_t>(comm.size()), 0);
   const std::vector<Arc> send = arcs_by_owner(entries.pairs, f.vtxdist, counts);
   entries = {};
-  std::vector<Arc> arcs = detail::exchange_records<Arc>(comm, send, counts);
+  std::vector<Arc> arcs = detail::alltoallv_records<Arc>(comm, send, counts).records;
   std::sort(arcs.begin(), arcs.end());
   arcs.erase(std::unique(arcs.begin(), arcs.end()), arcs.end());
 
@@ -95,7 +94,7 @@ GraphFile read_graph_matrix_market(const Comm& comm, const std::string& path) {
   }
   for (std::size_t v = 0; v < n; ++v) f.xadj[v + 1] += f.xadj[v];
   f.global_vertices = size.rows;
-  f.global_edges = detail::sum_all(comm, static_cast<long long>(f.adjncy.size())) / 2;
+  f.global_edges = comm.sum(static_cast<long long>(f.adjncy.size())) / 2;
   return f;
 }
 

@@ -9,9 +9,8 @@
 #include "io/graph_lines.hpp"
 #include "graph/graph_symmetry.hpp"
 #include "io/headed_text.hpp"
-#include "core/rank_sums.hpp"
 #include "io/reader_memory.hpp"
-#include "core/record_exchange.hpp"
+#include "core/exchange.hpp"
 #include "core/vertex_blocks.hpp"
 #include "hpart/graph.hpp"
 
@@ -43,10 +42,10 @@ GraphFile to_blocks(const Comm& comm, const detail::VertexRows& rows, gid_t firs
     wcount[q] = (hi - lo) * ncon;
     ecount[q] = rows.xadj[static_cast<std::size_t>(hi - first)] - rows.xadj[static_cast<std::size_t>(lo - first)];
   }
-  const std::vector<RowHead> mine = detail::exchange_records<RowHead>(comm, heads, vcount);
-  f.adjncy = detail::exchange_records<gid_t>(comm, rows.adjncy, ecount);
-  if (h.edge_weights) f.adjwgt = detail::exchange_records<std::int64_t>(comm, rows.adjwgt, ecount);
-  if (h.vertex_weights) f.vwgt = detail::exchange_records<std::int64_t>(comm, rows.vwgt, wcount);
+  const std::vector<RowHead> mine = detail::alltoallv_records<RowHead>(comm, heads, vcount).records;
+  f.adjncy = detail::alltoallv_records<gid_t>(comm, rows.adjncy, ecount).records;
+  if (h.edge_weights) f.adjwgt = detail::alltoallv_records<std::int64_t>(comm, rows.adjwgt, ecount).records;
+  if (h.vertex_weights) f.vwgt = detail::alltoallv_records<std::int64_t>(comm, rows.vwgt, wcount).records;
   f.xadj.assign(1, 0);
   lines.clear();
   for (const RowHead& r : mine) {
@@ -63,7 +62,7 @@ GraphFile read_adjacency_file(const Comm& comm, const std::string& path, detail:
   if (const std::string why = detail::parse_graph_header(t.header, dialect, h); !why.empty())
     throw Error(ErrorCode::io, detail::at_line(path, t.header_line, why));
 
-  const gid_t first = detail::sum_before(comm, detail::count_body_lines(t.text, t.body_from, true));
+  const gid_t first = comm.exscan_sum(detail::count_body_lines(t.text, t.body_from, true));
   detail::VertexRows rows;
   const std::string out_of_memory = detail::parse_within_memory(
       path, t.text.size(), [&] { rows = detail::parse_vertex_lines(t.text, t.body_from, h, first, dialect); });
@@ -75,7 +74,7 @@ GraphFile read_adjacency_file(const Comm& comm, const std::string& path, detail:
   comm.agree(bad.empty() ? ErrorCode::ok : out_of_memory.empty() ? ErrorCode::io : ErrorCode::invalid_input, bad);
   // A header's n beyond the vertex lines is a truncated file, found before any memory is
   // sized by n: the rows hold only the lines that are there.
-  const long long found = detail::sum_all(comm, static_cast<long long>(rows.vertices()));
+  const long long found = comm.sum(static_cast<long long>(rows.vertices()));
   if (found != h.vertices)
     throw Error(ErrorCode::io, path + ": truncated file: the header (line " + std::to_string(t.header_line) + ") says " +
                                    std::to_string(h.vertices) + " vertices, found " + std::to_string(found));
@@ -95,7 +94,7 @@ GraphFile read_adjacency_file(const Comm& comm, const std::string& path, detail:
   const detail::GraphDefect defect = detail::find_graph_asymmetry(comm, f.view(), lines);
   comm.agree(defect.kind == detail::GraphDefect::Kind::none ? ErrorCode::ok : ErrorCode::io,
              detail::describe_defect(defect, 1, path));
-  const long long entries = detail::sum_all(comm, static_cast<long long>(f.adjncy.size()));
+  const long long entries = comm.sum(static_cast<long long>(f.adjncy.size()));
   // entries / 2 against m, with the odd case apart: 2 m would overflow for a header m near 2^63.
   if (entries % 2 != 0 || entries / 2 != h.edges)
     throw Error(ErrorCode::io, detail::at_line(path, t.header_line,

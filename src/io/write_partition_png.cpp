@@ -13,6 +13,7 @@
 #include "core/agreement.hpp"
 #include "core/memory_budget.hpp"
 #include "core/validate.hpp"
+#include "metrics/part_ids.hpp"
 #include "hpart/io.hpp"
 #include "io/png_image.hpp"
 

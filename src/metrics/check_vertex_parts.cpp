@@ -1,5 +1,7 @@
 #include "metrics/check_vertex_parts.hpp"
 
+#include "metrics/part_ids.hpp"
+
 namespace hpart::graph {
 
 void check_vertex_parts(const Comm& comm, const Graph& g, std::span<const part_t> parts, int num_parts,
@@ -11,12 +13,11 @@ void check_vertex_parts(const Comm& comm, const Graph& g, std::span<const part_t
     code = ErrorCode::size_mismatch;
     message = std::to_string(parts.size()) + " parts for " + std::to_string(n) + " local vertices";
   }
-  for (std::size_t v = 0; v < n && message.empty(); ++v)
-    if (parts[v] < 0 || parts[v] >= num_parts) {
-      code = ErrorCode::invalid_input;
-      message = "vertex " + std::to_string(g.vtxdist[static_cast<std::size_t>(comm.rank())] + static_cast<gid_t>(v)) +
-                " has part " + std::to_string(parts[v]) + ", outside [0, " + std::to_string(num_parts) + ")";
-    }
+  if (const std::size_t v = message.empty() ? detail::first_bad_part(parts, num_parts) : n; v < n) {
+    code = ErrorCode::invalid_input;
+    message = "vertex " + std::to_string(g.vtxdist[static_cast<std::size_t>(comm.rank())] + static_cast<gid_t>(v)) +
+              " has part " + std::to_string(parts[v]) + ", outside [0, " + std::to_string(num_parts) + ")";
+  }
   detail::agree(comm, args, code, message.empty() ? message : who + ": " + message);
 }
 

@@ -4,6 +4,7 @@
 
 #include "metrics/partition_metrics.hpp"
 #include "core/validate.hpp"
+#include "metrics/part_ids.hpp"
 #include "hpart/partition.hpp"
 
 namespace hpart {
@@ -13,13 +14,9 @@ Partition evaluate_partition(const Comm& comm, std::vector<part_t> parts, int nu
   std::string problem = detail::check_parts(num_parts);
   if (problem.empty()) problem = detail::check_targets(target_sizes, num_parts);
   if (problem.empty()) problem = detail::check_weights(weights, parts.size(), ncon);
-  if (problem.empty())
-    for (std::size_t i = 0; i < parts.size(); ++i)
-      if (parts[i] < 0 || parts[i] >= num_parts) {
-        problem = "part of local object " + std::to_string(i) + " is " + std::to_string(parts[i]) +
-                  ", outside [0, " + std::to_string(num_parts) + ")";
-        break;
-      }
+  if (const std::size_t i = detail::first_bad_part(parts, num_parts); problem.empty() && i < parts.size())
+    problem = "part of local object " + std::to_string(i) + " is " + std::to_string(parts[i]) + ", outside [0, " +
+              std::to_string(num_parts) + ")";
   if (problem.empty()) problem = detail::check_part_memory(num_parts, 8.0 * (2 + std::max(ncon, 1)), 0, 0.0);
   detail::Replicated args;
   args.value("num_parts", static_cast<long long>(num_parts))
@@ -32,9 +29,14 @@ Partition evaluate_partition(const Comm& comm, std::vector<part_t> parts, int nu
 
 namespace detail {
 
-Partition summarise_partition(const Comm& comm, std::vector<part_t> parts, int num_parts,
-                              std::span<const double> weights, int ncon, std::span<const double> target_sizes) {
+namespace {
 
+// The body of both summarise_partition overloads: W is double (points, grids, patches) or
+// std::int64_t (graph vertex weights, read in place instead of copied to double first). Each
+// weight is converted to double where it is added, so both give the same sums bit for bit.
+template <class W>
+Partition summarise(const Comm& comm, std::vector<part_t> parts, int num_parts, std::span<const W> weights, int ncon,
+                    std::span<const double> target_sizes) {
   const auto K = static_cast<std::size_t>(num_parts);
   const auto C = static_cast<std::size_t>(ncon);
   Partition result;
@@ -55,8 +57,8 @@ Partition summarise_partition(const Comm& comm, std::vector<part_t> parts, int n
         double s[4] = {0, 0, 0, 0};
         std::size_t k = i;
         for (; k + 4 <= j; k += 4)
-          for (std::size_t u = 0; u < 4; ++u) s[u] += weights[k + u];
-        for (; k < j; ++k) s[0] += weights[k];
+          for (std::size_t u = 0; u < 4; ++u) s[u] += static_cast<double>(weights[k + u]);
+        for (; k < j; ++k) s[0] += static_cast<double>(weights[k]);
         sum = (s[0] + s[1]) + (s[2] + s[3]);
       }
       result.part_weights[p] += sum;
@@ -67,7 +69,7 @@ Partition summarise_partition(const Comm& comm, std::vector<part_t> parts, int n
     for (std::size_t i = 0; i < n; ++i) {
       const auto p = static_cast<std::size_t>(parts[i]);
       ++result.part_sizes[p];
-      for (std::size_t c = 0; c < C; ++c) result.part_weights[p * C + c] += weights.empty() ? 1.0 : weights[i * C + c];
+      for (std::size_t c = 0; c < C; ++c) result.part_weights[p * C + c] += weights.empty() ? 1.0 : static_cast<double>(weights[i * C + c]);
     }
   }
   MPI_Allreduce(MPI_IN_PLACE, result.part_weights.data(), static_cast<int>(K * C), MPI_DOUBLE, MPI_SUM, comm.get());
@@ -81,6 +83,18 @@ Partition summarise_partition(const Comm& comm, std::vector<part_t> parts, int n
                       "weights' total must stay below it; scale the weights down");
   return partition_from_totals(std::move(parts), num_parts, ncon, std::move(result.part_weights),
                                std::move(result.part_sizes), target_sizes);
+}
+
+}  // namespace
+
+Partition summarise_partition(const Comm& comm, std::vector<part_t> parts, int num_parts,
+                              std::span<const double> weights, int ncon, std::span<const double> target_sizes) {
+  return summarise(comm, std::move(parts), num_parts, weights, ncon, target_sizes);
+}
+
+Partition summarise_partition(const Comm& comm, std::vector<part_t> parts, int num_parts,
+                              std::span<const std::int64_t> weights, int ncon, std::span<const double> target_sizes) {
+  return summarise(comm, std::move(parts), num_parts, weights, ncon, target_sizes);
 }
 
 Partition partition_from_totals(std::vector<part_t> parts, int num_parts, int ncon, std::vector<double> part_weights,

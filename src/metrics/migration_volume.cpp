@@ -1,20 +1,30 @@
 #include "metrics/migration_volume.hpp"
 
-#include <mpi.h>
-
 #include <cstddef>
 
 namespace hpart::detail {
 
 namespace {
+
 // {weight, objects}, both as doubles so that one allreduce sums them (exact below 2^53 objects).
-void add_moved(std::span<const part_t> before, std::span<const part_t> after, std::span<const double> weights, int ncon,
+template <class W>
+void add_moved(std::span<const part_t> before, std::span<const part_t> after, std::span<const W> weights, int ncon,
                double m[2]) {
   const auto stride = static_cast<std::size_t>(ncon);
   if (!before.empty())
     for (std::size_t i = 0; i < after.size(); ++i)
-      if (after[i] != before[i]) m[0] += weights.empty() ? 1.0 : weights[i * stride], m[1] += 1.0;
+      if (after[i] != before[i]) m[0] += weights.empty() ? 1.0 : static_cast<double>(weights[i * stride]), m[1] += 1.0;
 }
+
+template <class W>
+MigrationStats summed(const Comm& comm, std::span<const part_t> before, std::span<const part_t> after,
+                      std::span<const W> weights, int ncon) {
+  double m[2] = {0.0, 0.0};
+  add_moved(before, after, weights, ncon, m);
+  comm.sum(std::span<double>(m));
+  return {static_cast<long long>(m[1]), m[0]};
+}
+
 }  // namespace
 
 MigrationStats moved_here(std::span<const part_t> before, std::span<const part_t> after, std::span<const double> weights,
@@ -26,10 +36,12 @@ MigrationStats moved_here(std::span<const part_t> before, std::span<const part_t
 
 MigrationStats moved_everywhere(const Comm& comm, std::span<const part_t> before, std::span<const part_t> after,
                                 std::span<const double> weights, int ncon) {
-  double m[2] = {0.0, 0.0};
-  add_moved(before, after, weights, ncon, m);
-  MPI_Allreduce(MPI_IN_PLACE, m, 2, MPI_DOUBLE, MPI_SUM, comm.get());
-  return {static_cast<long long>(m[1]), m[0]};
+  return summed(comm, before, after, weights, ncon);
+}
+
+MigrationStats moved_everywhere(const Comm& comm, std::span<const part_t> before, std::span<const part_t> after,
+                                std::span<const std::int64_t> weights, int ncon) {
+  return summed(comm, before, after, weights, ncon);
 }
 
 }  // namespace hpart::detail

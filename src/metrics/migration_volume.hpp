@@ -2,6 +2,7 @@
 // Migration volume, the one way every repartitioner counts what it moved: the objects whose part
 // differs between `before` and `after` (same length) and their first weight (stride ncon; empty
 // weights: unit). An empty `before` (no earlier partition) moved nothing.
+#include <cstdint>
 #include <span>
 
 #include "hpart/comm.hpp"
@@ -14,8 +15,10 @@ namespace hpart::detail {
 MigrationStats moved_here(std::span<const part_t> before, std::span<const part_t> after, std::span<const double> weights,
                           int ncon);
 
-// Collective: summed over the ranks.
+// Collective: summed over the ranks. Graph vertex weights are read in place (int64).
 MigrationStats moved_everywhere(const Comm& comm, std::span<const part_t> before, std::span<const part_t> after,
                                 std::span<const double> weights, int ncon);
+MigrationStats moved_everywhere(const Comm& comm, std::span<const part_t> before, std::span<const part_t> after,
+                                std::span<const std::int64_t> weights, int ncon);
 
 }  // namespace hpart::detail

@@ -3,19 +3,20 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "migration/block_exchange.hpp"
 #include "core/agreement.hpp"
-#include "core/displacements.hpp"
+#include "core/exchange.hpp"
 #include "core/validate.hpp"
 #include "core/unique_ids.hpp"
+#include "metrics/part_ids.hpp"
 
 namespace hpart {
 
-using detail::exclusive_sum;
 
 namespace {
 
@@ -58,16 +59,12 @@ Migration::Migration(const Comm& comm, std::span<const part_t> parts, std::span<
     if (owner_of_part[p] < 0 || owner_of_part[p] >= R)
       problem = "Migration: part " + std::to_string(p) + " is owned by rank " + std::to_string(owner_of_part[p]) +
                 ", outside [0, " + std::to_string(R) + ")";
-  std::vector<long long> per_rank(static_cast<std::size_t>(R), 0);
+  std::vector<std::int64_t> per_rank(static_cast<std::size_t>(R), 0);
+  if (const std::size_t i = problem.empty() ? detail::first_bad_part(parts, K) : parts.size(); i < parts.size())
+    problem = "Migration: part of local object " + std::to_string(i) + " is " + std::to_string(parts[i]) +
+              ", outside [0, " + std::to_string(K) + ")";
   if (problem.empty())
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      if (parts[i] < 0 || parts[i] >= K) {
-        problem = "Migration: part of local object " + std::to_string(i) + " is " + std::to_string(parts[i]) +
-                  ", outside [0, " + std::to_string(K) + ")";
-        break;
-      }
-      ++per_rank[static_cast<std::size_t>(owner_of_part[static_cast<std::size_t>(parts[i])])];
-    }
+    for (const part_t p : parts) ++per_rank[static_cast<std::size_t>(owner_of_part[static_cast<std::size_t>(p)])];
   // A rank without objects passes an empty span whether or not the others give ids: any rank
   // giving ids asks for them everywhere.
   int want_ids = ids.empty() ? 0 : 1;
@@ -84,21 +81,15 @@ Migration::Migration(const Comm& comm, std::span<const part_t> parts, std::span<
   if (want_ids) detail::require_unique_ids(comm, ids, "Migration");
 
   // Alltoallv takes int counts and displacements: refuse plans that would overflow them.
-  long long sent = 0;
-  for (long long c : per_rank) sent += c;
-  std::vector<long long> incoming(static_cast<std::size_t>(R), 0);
-  MPI_Alltoall(per_rank.data(), 1, MPI_LONG_LONG, incoming.data(), 1, MPI_LONG_LONG, comm.get());
-  long long received = 0;
-  for (long long c : incoming) received += c;
-  const bool too_big = sent > INT_MAX || received > INT_MAX;
-  comm.agree(too_big ? ErrorCode::invalid_argument : ErrorCode::ok,
+  detail::ExchangeCounts c = detail::exchange_counts(comm, per_rank);
+  comm.agree(c.fits_int() ? ErrorCode::ok : ErrorCode::invalid_argument,
              "Migration: more than 2^31 records to or from one rank is not supported; use more ranks");
 
-  send_counts_.assign(per_rank.begin(), per_rank.end());
-  recv_counts_.assign(incoming.begin(), incoming.end());
-  send_displs_ = exclusive_sum(send_counts_);
-  recv_displs_ = exclusive_sum(recv_counts_);
-  num_imports_ = static_cast<std::size_t>(received);
+  send_counts_ = std::move(c.send_counts);
+  recv_counts_ = std::move(c.recv_counts);
+  send_displs_ = std::move(c.send_displs);
+  recv_displs_ = std::move(c.recv_displs);
+  num_imports_ = static_cast<std::size_t>(c.received);
 
   // Stable counting sort by destination keeps each group in local order.
   order_.resize(parts.size());

@@ -9,12 +9,18 @@
 #include "kernels/part_relabel.hpp"
 
 namespace hpart::repart {
+namespace {
 
-std::vector<int> relabel_to_overlap(const Comm& comm, std::span<const part_t> old_parts, std::vector<part_t>& new_parts,
-                                    std::span<const double> weights, int ncon, int num_parts) {
+// The bodies of both overloads of each function: W is double or std::int64_t (a graph's vertex
+// weights, converted to double where they are added, as a copy to double would have been).
+template <class W>
+std::vector<int> relabel(const Comm& comm, std::span<const part_t> old_parts, std::vector<part_t>& new_parts,
+                         std::span<const W> weights, int ncon, int num_parts) {
   const auto K = static_cast<std::int64_t>(num_parts);
   const std::size_t n = new_parts.size();
-  auto w = [&](std::size_t i) { return weights.empty() ? 1.0 : weights[i * static_cast<std::size_t>(ncon)]; };
+  auto w = [&](std::size_t i) {
+    return weights.empty() ? 1.0 : static_cast<double>(weights[i * static_cast<std::size_t>(ncon)]);
+  };
   std::vector<std::int64_t> keys;
   std::vector<double> vals;
   if (K <= 512) {  // dense is cheaper than hashing while K^2 doubles stay small
@@ -47,6 +53,18 @@ std::vector<int> relabel_to_overlap(const Comm& comm, std::span<const part_t> ol
   MPI_Bcast(label.data(), num_parts, MPI_INT, 0, comm.get());
   for (part_t& p : new_parts) p = static_cast<part_t>(label[static_cast<std::size_t>(p)]);
   return label;
+}
+
+}  // namespace
+
+std::vector<int> relabel_to_overlap(const Comm& comm, std::span<const part_t> old_parts, std::vector<part_t>& new_parts,
+                                    std::span<const double> weights, int ncon, int num_parts) {
+  return relabel(comm, old_parts, new_parts, weights, ncon, num_parts);
+}
+
+std::vector<int> relabel_to_overlap(const Comm& comm, std::span<const part_t> old_parts, std::vector<part_t>& new_parts,
+                                    std::span<const std::int64_t> weights, int ncon, int num_parts) {
+  return relabel(comm, old_parts, new_parts, weights, ncon, num_parts);
 }
 
 }  // namespace hpart::repart

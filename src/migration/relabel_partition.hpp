@@ -1,5 +1,6 @@
 #pragma once
 // Collective relabelling of a fresh partition to keep most weight in its old part.
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -14,5 +15,9 @@ namespace hpart::repart {
 // gathered on rank 0: O(distinct (old, new) pairs) per rank, never O(objects).
 std::vector<int> relabel_to_overlap(const Comm& comm, std::span<const part_t> old_parts, std::vector<part_t>& new_parts,
                                     std::span<const double> weights, int ncon, int num_parts);
+// The same with a graph's integer vertex weights, read in place (each converted to double where
+// it is added: the same result as a copy to double, without the copy).
+std::vector<int> relabel_to_overlap(const Comm& comm, std::span<const part_t> old_parts, std::vector<part_t>& new_parts,
+                                    std::span<const std::int64_t> weights, int ncon, int num_parts);
 
 }  // namespace hpart::repart

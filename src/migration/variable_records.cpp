@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/agreement.hpp"
-#include "core/displacements.hpp"
+#include "core/exchange.hpp"
 #include "core/memory_budget.hpp"
 #include "migration/block_exchange.hpp"
 #include "hpart/migration.hpp"

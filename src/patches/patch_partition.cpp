@@ -11,6 +11,7 @@
 #include "core/log.hpp"
 #include "metrics/partition_metrics.hpp"
 #include "core/validate.hpp"
+#include "metrics/part_ids.hpp"
 #include "grid/grid_locator.hpp"
 #include "patches/patch_assign.hpp"
 #include "patches/patch_gather.hpp"
@@ -138,8 +139,7 @@ PatchPartition partition_patches(const Comm& comm, const PatchList& list, const 
 
   PatchPartition out = make_result(comm, g, list, part_of, opts.parts);
   if (opts.method != PatchMethod::sfc) detail::record_tolerance(out, opts.imbalance);  // sfc: no tolerance
-  double seconds = clock.seconds();
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  const double seconds = detail::seconds_max(comm, clock);
   out.metrics.seconds = seconds;
   detail::log(comm, 1,
               std::string("partition_patches ") + to_string(opts.method) + ": " + std::to_string(g.boxes.size()) +
@@ -181,8 +181,7 @@ PatchRepartition repartition_patches(const Comm& comm, const PatchList& list, st
 
   static_cast<PatchPartition&>(out) = make_result(comm, g, list, part_of, opts.parts);
   detail::record_tolerance(out, opts.imbalance);
-  double seconds = clock.seconds();
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  const double seconds = detail::seconds_max(comm, clock);
   out.metrics.seconds = seconds;
   detail::log(comm, 1,
               "repartition_patches: " + std::to_string(g.boxes.size()) + " patches, " + std::to_string(out.steps) +

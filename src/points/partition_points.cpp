@@ -150,8 +150,7 @@ Partition partition_checked(const Comm& comm, const PointSet& points, const Poin
 
   Partition result = detail::summarise_partition(comm, std::move(parts), opts.parts, points.weights, points.ncon,
                                                  opts.target_sizes);
-  double seconds = clock.seconds();
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  const double seconds = detail::seconds_max(comm, clock);
   result.metrics.seconds = seconds;
   detail::record_tolerance(result, opts.imbalance);
   detail::log(comm, 1,

@@ -11,6 +11,7 @@
 #include "core/log.hpp"
 #include "metrics/partition_metrics.hpp"
 #include "core/validate.hpp"
+#include "metrics/part_ids.hpp"
 #include "hpart/points.hpp"
 #include "rebalance/cost_fit.hpp"
 #include "rebalance/load_model.hpp"
@@ -53,8 +54,6 @@ std::string check_values(std::span<const double> v, const char* what) {
       return std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(v[i]) + ": must be finite and >= 0";
   return {};
 }
-
-using repart::max_over_ranks;
 
 }  // namespace
 
@@ -231,6 +230,75 @@ Decision Rebalancer::decide() {
   return d;
 }
 
+namespace {
+
+// What the incremental path chose once the diffusion measured the parts: a splitter shift (the
+// parts are curve ranges, and shifting the splitters moves no more than the diffusion's flow),
+// the diffusion's rounds and parts, or (kind scratch) a fresh partition; and why.
+struct IncrementalChoice {
+  RebalanceKind kind = RebalanceKind::scratch;
+  std::string why;
+  int rounds = 0;
+  std::vector<part_t> result;  // the diffusion's parts (kind diffusion)
+};
+
+IncrementalChoice choose_incremental(repart::PointDiffusion& diff, const RebalanceOptions& opts,
+                                     const std::vector<int>& curve_order, int K, double surface_fresh) {
+  IncrementalChoice c;
+  const double surface = diff.surface();
+  double shift = -1.0;  // weight a splitter shift moves, while the parts are curve ranges
+  if (!curve_order.empty()) {
+    const std::vector<double>& w = diff.part_weights();
+    const double total = std::accumulate(w.begin(), w.end(), 0.0);
+    double cum = 0.0;
+    shift = 0.0;
+    for (int j = 0; j + 1 < K; ++j) {
+      cum += w[static_cast<std::size_t>(curve_order[static_cast<std::size_t>(j)])];
+      shift += std::abs(cum - total * (j + 1) / K);
+    }
+  }
+  if (surface_fresh > 0.0 && surface > opts.max_surface_growth * surface_fresh) {
+    c.why = "surface " + std::to_string(surface) + " > " + std::to_string(opts.max_surface_growth) + " x fresh " +
+            std::to_string(surface_fresh);
+  } else if (shift >= 0.0 && shift <= diff.flow_total()) {
+    c.kind = RebalanceKind::shift;
+    c.why = "splitter shift moves ~" + std::to_string(shift) + " <= diffusion flow " + std::to_string(diff.flow_total());
+  } else {
+    c.rounds = diff.run(opts.max_rounds);
+    const auto& ph = diff.phase_seconds();
+    char info[224];
+    std::snprintf(info, sizeof info,
+                  "realised %.3f of the flow; surface %.4g x fresh; measure %.4f, contacts %.4f, flows %.4f, select %.4f s",
+                  diff.realised_fraction(), surface_fresh > 0.0 ? surface / surface_fresh : 1.0, ph[0], ph[1], ph[2],
+                  ph[3]);
+    c.why = info;
+    if (diff.imbalance() <= opts.imbalance) {
+      c.kind = RebalanceKind::diffusion;
+      c.result.assign(diff.parts().begin(), diff.parts().end());
+    } else {
+      c.why = "diffusion reached only " + std::to_string(diff.imbalance()) + " in " + std::to_string(c.rounds) + " rounds";
+    }
+  }
+  return c;
+}
+
+// The part weights and sizes of a fresh partition under new labels (curve_order[j]: fresh part
+// j's label).
+std::pair<std::vector<double>, std::vector<long long>> relabelled_totals(const Partition& fresh,
+                                                                        const std::vector<int>& curve_order) {
+  const auto C = static_cast<std::size_t>(fresh.ncon);
+  std::vector<double> weights(fresh.part_weights.size());
+  std::vector<long long> sizes(fresh.part_sizes.size());
+  for (std::size_t j = 0; j < curve_order.size(); ++j) {
+    const auto to = static_cast<std::size_t>(curve_order[j]);
+    sizes[to] = fresh.part_sizes[j];
+    for (std::size_t c = 0; c < C; ++c) weights[to * C + c] = fresh.part_weights[j * C + c];
+  }
+  return {std::move(weights), std::move(sizes)};
+}
+
+}  // namespace
+
 Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> parts_in) {
   State& s = *state_;
   const int K = s.opts.parts;
@@ -291,44 +359,15 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
   } else {
     diffusion = std::make_unique<repart::PointDiffusion>(s.comm, points, cur, K, 0.6 * s.opts.imbalance,
                                                          0.9 * s.opts.imbalance, scan.lo, scan.hi, s.diffusion);
-    repart::PointDiffusion& diff = *diffusion;
-    surface = diff.surface();
+    surface = diffusion->surface();
     // After graph calls the reference is an edge cut: the current surface replaces it.
     if (s.fresh_pending || s.graph_surface) s.stats.surface_fresh = surface, s.fresh_pending = false;
     s.graph_surface = false;
-    double shift = -1.0;  // weight a splitter shift moves, while the parts are curve ranges
-    if (!s.curve_order.empty()) {
-      const std::vector<double>& w = diff.part_weights();
-      const double total = std::accumulate(w.begin(), w.end(), 0.0);
-      double cum = 0.0;
-      shift = 0.0;
-      for (int j = 0; j + 1 < K; ++j) {
-        cum += w[static_cast<std::size_t>(s.curve_order[static_cast<std::size_t>(j)])];
-        shift += std::abs(cum - total * (j + 1) / K);
-      }
-    }
-    if (s.stats.surface_fresh > 0.0 && surface > s.opts.max_surface_growth * s.stats.surface_fresh) {
-      why = "surface " + std::to_string(surface) + " > " + std::to_string(s.opts.max_surface_growth) + " x fresh " +
-            std::to_string(s.stats.surface_fresh);
-    } else if (shift >= 0.0 && shift <= diff.flow_total()) {
-      kind = RebalanceKind::shift;
-      why = "splitter shift moves ~" + std::to_string(shift) + " <= diffusion flow " + std::to_string(diff.flow_total());
-    } else {
-      rounds = diff.run(s.opts.max_rounds);
-      const auto& ph = diff.phase_seconds();
-      char info[224];
-      std::snprintf(info, sizeof info,
-                    "realised %.3f of the flow; surface %.4g x fresh; measure %.4f, contacts %.4f, flows %.4f, select %.4f s",
-                    diff.realised_fraction(), s.stats.surface_fresh > 0.0 ? surface / s.stats.surface_fresh : 1.0, ph[0],
-                    ph[1], ph[2], ph[3]);
-      why = info;
-      if (diff.imbalance() <= s.opts.imbalance) {
-        kind = RebalanceKind::diffusion;
-        result.assign(diff.parts().begin(), diff.parts().end());
-      } else {
-        why = "diffusion reached only " + std::to_string(diff.imbalance()) + " in " + std::to_string(rounds) + " rounds";
-      }
-    }
+    IncrementalChoice choice = choose_incremental(*diffusion, s.opts, s.curve_order, K, s.stats.surface_fresh);
+    kind = choice.kind;
+    why = std::move(choice.why);
+    rounds = choice.rounds;
+    result = std::move(choice.result);
   }
   s.diffusion.premeasured = false;  // the pass was for this call only
   Partition fresh;  // a from-scratch partition, before relabelling
@@ -350,14 +389,7 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
   Partition out;
   if (kind != RebalanceKind::diffusion) {
     // The fresh partition's totals, moved to the parts' new labels: no second summarising pass.
-    const auto C = static_cast<std::size_t>(fresh.ncon);
-    std::vector<double> weights(fresh.part_weights.size());
-    std::vector<long long> sizes(fresh.part_sizes.size());
-    for (std::size_t j = 0; j < s.curve_order.size(); ++j) {
-      const auto to = static_cast<std::size_t>(s.curve_order[j]);
-      sizes[to] = fresh.part_sizes[j];
-      for (std::size_t c = 0; c < C; ++c) weights[to * C + c] = fresh.part_weights[j * C + c];
-    }
+    auto [weights, sizes] = relabelled_totals(fresh, s.curve_order);
     moved = detail::moved_everywhere(s.comm, known ? cur : std::span<const part_t>{}, result, points.weights, points.ncon);
     out = detail::partition_from_totals(std::move(result), K, fresh.ncon, std::move(weights), std::move(sizes), {});
   } else if (points.ncon == 1) {
@@ -371,7 +403,7 @@ Partition Rebalancer::rebalance(const PointSet& points, std::span<const part_t> 
     // The points and the parts were validated above or come from a partitioner.
     out = detail::summarise_partition(s.comm, std::move(result), K, points.weights, points.ncon, {});
   }
-  const double seconds = max_over_ranks(s.comm, clock.seconds());
+  const double seconds = detail::seconds_max(s.comm, clock);
   out.metrics.seconds = seconds;
   detail::record_tolerance(out, s.opts.imbalance);
   s.record_rebalance(out, kind, rounds, moved.weight, moved.objects);
@@ -388,7 +420,7 @@ void Rebalancer::record_migration_seconds(double seconds) {
   const bool ok = std::isfinite(seconds) && seconds >= 0.0;
   s.comm.agree(ok ? ErrorCode::ok : ErrorCode::invalid_input,
                ok ? std::string{} : "record_migration_seconds(): " + std::to_string(seconds) + " is not a time");
-  const double t = max_over_ranks(s.comm, seconds);
+  const double t = s.comm.max(seconds);
   s.stats.migration_seconds = t;
   State::ewma(s.migration_cost, t);
 }

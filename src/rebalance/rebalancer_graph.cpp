@@ -84,16 +84,15 @@ Partition Rebalancer::rebalance(const Graph& graph, std::span<const part_t> part
     // repartition_graph validates `cur`; here the fresh path does, before it is relabelled.
     GraphPartition p = partition_graph(s.comm, graph, fresh_graph_options(s.opts));
     graph::check_vertex_parts(s.comm, graph, cur, s.opts.parts, "rebalance(graph)");
-    const std::vector<double> weights(graph.vwgt.begin(), graph.vwgt.end());
-    repart::relabel_to_overlap(s.comm, cur, p.parts, weights, graph.ncon, s.opts.parts);
-    const MigrationStats m = detail::moved_everywhere(s.comm, cur, p.parts, weights, graph.ncon);
+    repart::relabel_to_overlap(s.comm, cur, p.parts, graph.vwgt, graph.ncon, s.opts.parts);
+    const MigrationStats m = detail::moved_everywhere(s.comm, cur, p.parts, graph.vwgt, graph.ncon);
     moved = m.weight;
     moved_objects = m.objects;
     cut = p.cut.edge_cut;
     // Relabelling renamed the parts: their weights are summed again.
-    out = detail::summarise_partition(s.comm, std::move(p.parts), s.opts.parts, weights, graph.ncon, {});
+    out = detail::summarise_partition(s.comm, std::move(p.parts), s.opts.parts, graph.vwgt, graph.ncon, {});
   }
-  out.metrics.seconds = repart::max_over_ranks(s.comm, clock.seconds());
+  out.metrics.seconds = detail::seconds_max(s.comm, clock);
   s.curve_order.clear();
   s.record_rebalance(out, kind, rounds, moved, moved_objects);
   s.stats.surface = static_cast<double>(cut);

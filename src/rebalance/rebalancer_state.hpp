@@ -1,8 +1,6 @@
 #pragma once
 // The state a Rebalancer keeps between calls, shared by its point path (rebalancer.cpp) and its
 // graph path (rebalancer_graph.cpp). Private to the library.
-#include <mpi.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -96,12 +94,5 @@ struct Rebalancer::State {
     stats.migrated.objects = moved_objects;
   }
 };
-
-namespace repart {
-inline double max_over_ranks(const Comm& comm, double v) {
-  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MAX, comm.get());
-  return v;
-}
-}  // namespace repart
 
 }  // namespace hpart

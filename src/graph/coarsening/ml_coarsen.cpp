@@ -149,14 +149,9 @@ struct Matcher {
   }
 };
 
-}  // namespace
-
-CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_vwgt, std::uint64_t seed,
-                         std::size_t spare, bool narrow) {
-  const std::int32_t n = g.n;
-  Matcher m{g, max_vwgt, HugeVector<std::int32_t>(static_cast<std::size_t>(n), kUnmatched), {}};
-  m.compute_sizes();
-  const std::int32_t blocks = (n + kBlock - 1) / kBlock;
+// The matching: blocks of kBlock vertices in parallel, then what is left free in order of the
+// vertex ids, two-hop matches when many are free, and the isolated vertices among themselves.
+void match_vertices(Matcher& m, std::int32_t n, std::int32_t blocks, std::uint64_t seed) {
   std::vector<std::int32_t> islands;
   if (blocks > 1) {
 #pragma omp parallel for schedule(dynamic, 1)
@@ -179,11 +174,18 @@ CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_v
   // Isolated vertices pair among themselves (they have no neighbour to merge with).
   for (std::size_t i = 0; i + 1 < islands.size(); i += 2)
     if (m.fits(islands[i], islands[i + 1])) m.pair(islands[i], islands[i + 1]);
+}
 
-  // Coarse vertices are numbered in the order of their lowest fine vertex: per block counts, a
-  // prefix sum, then each block numbers its own (all in parallel).
-  CoarseLevel out;
-  out.cmap.assign(static_cast<std::size_t>(n), 0);
+// The fine vertices of each coarse vertex (first == second when it has one).
+struct Clusters {
+  std::int32_t n = 0;
+  HugeVector<std::int32_t> first, second;
+};
+
+// Coarse vertices are numbered in the order of their lowest fine vertex: per block counts, a
+// prefix sum, then each block numbers its own (all in parallel). Fills cmap (n entries).
+Clusters number_clusters(const Matcher& m, std::int32_t n, std::int32_t blocks, HugeVector<std::int32_t>& cmap) {
+  cmap.assign(static_cast<std::size_t>(n), 0);
   auto partner = [&](std::int32_t u) {
     const std::int32_t v = m.match[static_cast<std::size_t>(u)];
     return v == kUnmatched ? u : v;
@@ -197,7 +199,9 @@ CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_v
   }
   for (std::size_t b = 0; b < static_cast<std::size_t>(blocks); ++b) offset[b + 1] += offset[b];
   const std::int32_t cn = offset[static_cast<std::size_t>(blocks)];
-  HugeVector<std::int32_t> first(static_cast<std::size_t>(cn)), second(static_cast<std::size_t>(cn));
+  Clusters cl{cn, HugeVector<std::int32_t>(static_cast<std::size_t>(cn)), HugeVector<std::int32_t>(static_cast<std::size_t>(cn))};
+  HugeVector<std::int32_t>& first = cl.first;
+  HugeVector<std::int32_t>& second = cl.second;
 #pragma omp parallel for schedule(static)
   for (std::int32_t b = 0; b < blocks; ++b) {
     std::int32_t cv = offset[static_cast<std::size_t>(b)];
@@ -212,20 +216,24 @@ CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_v
   // cmap of a pair's second vertex may lie in another block: written once per coarse vertex.
 #pragma omp parallel for schedule(static)
   for (std::int32_t i = 0; i < cn; ++i) {
-    out.cmap[static_cast<std::size_t>(first[static_cast<std::size_t>(i)])] = i;
-    out.cmap[static_cast<std::size_t>(second[static_cast<std::size_t>(i)])] = i;
+    cmap[static_cast<std::size_t>(first[static_cast<std::size_t>(i)])] = i;
+    cmap[static_cast<std::size_t>(second[static_cast<std::size_t>(i)])] = i;
   }
+  return cl;
+}
 
+// The coarse vertex weights and the exact coarse degrees (the distinct coarse neighbours of each
+// cluster), as c.xadj's prefix sums. Two passes over the fine adjacency (this one and
+// contract_rows) rather than rows built at upper-bound offsets and compacted, because fresh memory
+// is what costs: on our 2-core VM first touch ran at ~0.6 GB/s (~1.7 ms per MB), and the bound
+// arrays were 1.4x the coarse adjacency (rgg2d, first level: 138 MB) plus, with threads, an
+// exact-size copy of it.
+void coarse_degrees(const GraphView& g, const Clusters& cl, CoarseLevel& c) {
+  const std::int32_t cn = cl.n;
   const auto ncon = static_cast<std::size_t>(g.ncon);
-  CoarseLevel& c = out;
-  c.n = cn;
-  c.ncon = g.ncon;
+  const HugeVector<std::int32_t>& first = cl.first;
+  const HugeVector<std::int32_t>& second = cl.second;
   c.vwgt.assign(static_cast<std::size_t>(cn) * ncon, 0);
-  // Exact coarse degrees first (the distinct coarse neighbours of each cluster), then every row
-  // is written once at its final offset. Two passes over the fine adjacency rather than rows
-  // built at upper-bound offsets and compacted, because fresh memory is what costs: on our 2-core VM
-  // first touch ran at ~0.6 GB/s (~1.7 ms per MB), and the bound arrays were 1.4x the coarse
-  // adjacency (rgg2d, first level: 138 MB) plus, with threads, an exact-size copy of it.
   c.xadj.assign(static_cast<std::size_t>(cn) + 1, 0);
 #pragma omp parallel
   {
@@ -238,7 +246,7 @@ CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_v
       for (int s = 0; s < count; ++s) {
         const std::int32_t f = members[s];
         for (std::int64_t e = g.begin(f); e < g.end(f); ++e) {
-          const std::int32_t cu = out.cmap[static_cast<std::size_t>(g.nbr(e))];
+          const std::int32_t cu = c.cmap[static_cast<std::size_t>(g.nbr(e))];
           if (cu == i || stamp[static_cast<std::size_t>(cu)] == i) continue;
           stamp[static_cast<std::size_t>(cu)] = i;
           ++degree;
@@ -250,50 +258,73 @@ CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_v
     }
   }
   for (std::size_t i = 0; i < static_cast<std::size_t>(cn); ++i) c.xadj[i + 1] += c.xadj[i];
-  const auto used = static_cast<std::size_t>(c.xadj[static_cast<std::size_t>(cn)]);
-  c.adjncy.reserve(used + spare);
-  c.adjncy.resize(used);
+}
+
+// Each coarse row written once at its final offset (c.xadj), into c.adjncy and wgt; W is the
+// coarse weight's type.
+template <class W>
+void contract_rows(const GraphView& g, const Clusters& cl, CoarseLevel& c, W* wgt) {
+  const std::int32_t cn = cl.n;
+  const HugeVector<std::int32_t>& first = cl.first;
+  const HugeVector<std::int32_t>& second = cl.second;
   std::int32_t* adj = c.adjncy.data();
-  // Each row written once at its final offset; W is the coarse weight's type.
-  auto contract = [&]<class W>(W* wgt) {
 #pragma omp parallel
-    {
-      // marker[cu]: where coarse neighbour cu sits in the row being built; a position inside the
-      // current row's range can only have been written for this row (the ranges are disjoint).
-      HugeVector<std::int64_t> marker(static_cast<std::size_t>(cn), -1);
+  {
+    // marker[cu]: where coarse neighbour cu sits in the row being built; a position inside the
+    // current row's range can only have been written for this row (the ranges are disjoint).
+    HugeVector<std::int64_t> marker(static_cast<std::size_t>(cn), -1);
 #pragma omp for schedule(dynamic, 4096)
-      for (std::int32_t i = 0; i < cn; ++i) {
-        const std::int64_t start = c.xadj[static_cast<std::size_t>(i)];
-        std::int64_t pos = start;
-        const std::int32_t members[2] = {first[static_cast<std::size_t>(i)], second[static_cast<std::size_t>(i)]};
-        const int count = members[0] == members[1] ? 1 : 2;
-        for (int s = 0; s < count; ++s) {
-          const std::int32_t f = members[s];
-          for (std::int64_t e = g.begin(f); e < g.end(f); ++e) {
-            const std::int32_t cu = out.cmap[static_cast<std::size_t>(g.nbr(e))];
-            if (cu == i) continue;
-            const std::int64_t at = marker[static_cast<std::size_t>(cu)];
-            if (at >= start && at < pos) {
-              wgt[at] += static_cast<W>(g.ewgt(e));
-            } else {
-              marker[static_cast<std::size_t>(cu)] = pos;
-              adj[pos] = cu;
-              wgt[pos] = static_cast<W>(g.ewgt(e));
-              ++pos;
-            }
+    for (std::int32_t i = 0; i < cn; ++i) {
+      const std::int64_t start = c.xadj[static_cast<std::size_t>(i)];
+      std::int64_t pos = start;
+      const std::int32_t members[2] = {first[static_cast<std::size_t>(i)], second[static_cast<std::size_t>(i)]};
+      const int count = members[0] == members[1] ? 1 : 2;
+      for (int s = 0; s < count; ++s) {
+        const std::int32_t f = members[s];
+        for (std::int64_t e = g.begin(f); e < g.end(f); ++e) {
+          const std::int32_t cu = c.cmap[static_cast<std::size_t>(g.nbr(e))];
+          if (cu == i) continue;
+          const std::int64_t at = marker[static_cast<std::size_t>(cu)];
+          if (at >= start && at < pos) {
+            wgt[at] += static_cast<W>(g.ewgt(e));
+          } else {
+            marker[static_cast<std::size_t>(cu)] = pos;
+            adj[pos] = cu;
+            wgt[pos] = static_cast<W>(g.ewgt(e));
+            ++pos;
           }
         }
       }
     }
-  };
+  }
+}
+
+}  // namespace
+
+CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_vwgt, std::uint64_t seed,
+                         std::size_t spare, bool narrow) {
+  const std::int32_t n = g.n;
+  Matcher m{g, max_vwgt, HugeVector<std::int32_t>(static_cast<std::size_t>(n), kUnmatched), {}};
+  m.compute_sizes();
+  const std::int32_t blocks = (n + kBlock - 1) / kBlock;
+  match_vertices(m, n, blocks, seed);
+  CoarseLevel out;
+  const Clusters cl = number_clusters(m, n, blocks, out.cmap);
+  CoarseLevel& c = out;
+  c.n = cl.n;
+  c.ncon = g.ncon;
+  coarse_degrees(g, cl, c);
+  const auto used = static_cast<std::size_t>(c.xadj[static_cast<std::size_t>(cl.n)]);
+  c.adjncy.reserve(used + spare);
+  c.adjncy.resize(used);
   if (narrow) {
     c.adjwgt32.reserve(used + spare);
     c.adjwgt32.resize(used);
-    contract(c.adjwgt32.data());
+    contract_rows(g, cl, c, c.adjwgt32.data());
   } else {
     c.adjwgt.reserve(used + spare);
     c.adjwgt.resize(used);
-    contract(c.adjwgt.data());
+    contract_rows(g, cl, c, c.adjwgt.data());
   }
   return out;
 }

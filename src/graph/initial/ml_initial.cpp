@@ -1,8 +1,6 @@
 // Initial partition of the coarsest graph (see ml_initial.hpp).
 #include "graph/initial/ml_initial.hpp"
 
-#include <metis.h>
-
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -10,28 +8,10 @@
 #include <string>
 #include <tuple>
 
+#include "graph/initial/metis_adapter.hpp"
 #include "hpart/error.hpp"
 
 namespace hpart::graphk {
-namespace {
-
-// METIS sums weights in idx_t (32 bits in Debian's build): totals are scaled below
-// 2^29 so that no sum of METIS's overflows. Only the initial partition sees the scaled weights;
-// the refinement above works with the exact ones.
-constexpr double kMetisWeightLimit = static_cast<double>(std::int64_t{1} << 29);
-
-std::vector<idx_t> scaled(std::span<const std::int64_t> w, std::size_t stride, std::size_t c, double total,
-                          idx_t floor_value) {
-  const double s = total > kMetisWeightLimit ? kMetisWeightLimit / total : 1.0;
-  std::vector<idx_t> out(w.size() / stride);
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const double x = static_cast<double>(w[i * stride + c]) * s;
-    out[i] = std::max(floor_value, static_cast<idx_t>(std::llround(x)));
-  }
-  return out;
-}
-
-}  // namespace
 
 std::vector<part_t> pack_vertices(const GraphView& g, const Balance& b) {
   std::vector<std::int32_t> order(static_cast<std::size_t>(g.n));
@@ -71,24 +51,26 @@ std::vector<part_t> initial_partition(const GraphView& g, const Balance& b, cons
   if (g.n <= b.k || g.xadj[static_cast<std::size_t>(g.n)] == 0) return pack_vertices(g, b);
 
   const auto nc = static_cast<std::size_t>(g.ncon);
-  idx_t nvtxs = g.n, ncon = g.ncon, nparts = b.k, objval = 0;
-  std::vector<idx_t> xadj(g.xadj.size());
-  for (std::size_t i = 0; i < xadj.size(); ++i) xadj[i] = static_cast<idx_t>(g.xadj[i]);
-  std::vector<idx_t> adjncy(g.adjncy.begin(), g.adjncy.end());
+  MetisProblem m;
+  m.ncon = g.ncon;
+  m.parts = b.k;
+  m.xadj.resize(g.xadj.size());
+  for (std::size_t i = 0; i < m.xadj.size(); ++i) m.xadj[i] = static_cast<idx_t>(g.xadj[i]);
+  m.adjncy.assign(g.adjncy.begin(), g.adjncy.end());
   // Unit edge weights (an uncoarsened input without them): METIS takes none as unit too.
-  std::vector<idx_t> adjwgt;
-  if (!g.unit_edges()) {  // the coarsest graph is small: its weights widened for scaled()
+  if (!g.unit_edges()) {  // the coarsest graph is small: its weights widened for metis_weights()
     std::vector<std::int64_t> w(g.adjncy.size());
     for (std::size_t e = 0; e < w.size(); ++e) w[e] = g.ewgt(static_cast<std::int64_t>(e));
-    adjwgt = scaled(w, 1, 0, static_cast<double>(g.edge_total()), 1);
+    m.adjwgt = metis_weights(w, 1, 0, static_cast<double>(g.edge_total()), 1);
   }
-  std::vector<idx_t> vwgt(static_cast<std::size_t>(g.n) * nc);
+  m.vwgt.resize(static_cast<std::size_t>(g.n) * nc);
   for (std::size_t c = 0; c < nc; ++c) {
-    const std::vector<idx_t> wc = scaled(g.vwgt, nc, c, static_cast<double>(b.total[c]), 0);
-    for (std::size_t v = 0; v < wc.size(); ++v) vwgt[v * nc + c] = wc[v];
+    const std::vector<idx_t> wc = metis_weights(g.vwgt, nc, c, static_cast<double>(b.total[c]), 0);
+    for (std::size_t v = 0; v < wc.size(); ++v) m.vwgt[v * nc + c] = wc[v];
   }
   // METIS wants every constraint's tpwgts to sum to 1 in real_t: the last part takes the rest.
-  std::vector<real_t> tpwgts(static_cast<std::size_t>(b.k) * nc);
+  std::vector<real_t>& tpwgts = m.tpwgts;
+  tpwgts.resize(static_cast<std::size_t>(b.k) * nc);
   for (std::size_t c = 0; c < nc; ++c) {
     double acc = 0.0;
     for (std::size_t p = 0; p + 1 < static_cast<std::size_t>(b.k); ++p) {
@@ -97,22 +79,18 @@ std::vector<part_t> initial_partition(const GraphView& g, const Balance& b, cons
     }
     tpwgts[(static_cast<std::size_t>(b.k) - 1) * nc + c] = static_cast<real_t>(std::max(1.0 - acc, 1e-9));
   }
-  std::vector<real_t> ubvec(nc, static_cast<real_t>(1.0 + o.imbalance));
-  idx_t options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(options);
-  options[METIS_OPTION_SEED] = o.seed;
-  options[METIS_OPTION_NCUTS] = std::max(1, o.tries);
-  std::vector<idx_t> where(static_cast<std::size_t>(g.n), 0);
+  m.ubvec.assign(nc, static_cast<real_t>(1.0 + o.imbalance));
+  m.seed = o.seed;
+  m.cuts = std::max(1, o.tries);
   // Recursive bisection, not k-way: measured on 64^3-128^3 grids (k = 16, 64; 3 seeds) it gives
   // the multilevel scheme 1-5% less cut, the same on the shared graphs, and is faster here.
-  const auto metis = o.kway ? METIS_PartGraphKway : METIS_PartGraphRecursive;
-  const int rc = metis(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.data(), nullptr, adjwgt.empty() ? nullptr : adjwgt.data(),
-                       &nparts, tpwgts.data(), ubvec.data(), options, &objval, where.data());
-  if (rc != METIS_OK)
-    throw Error(ErrorCode::internal, std::string(o.kway ? "METIS_PartGraphKway" : "METIS_PartGraphRecursive") +
-                                         " failed (" + std::to_string(g.n) + " vertices, " + std::to_string(b.k) +
-                                         " parts, code " + std::to_string(rc) + ")");
-  return std::vector<part_t>(where.begin(), where.end());
+  m.kway = o.kway;
+  const MetisResult r = run_metis(m);
+  if (r.status != METIS_OK)
+    throw Error(ErrorCode::internal, std::string(metis_function(o.kway)) + " failed (" + std::to_string(g.n) +
+                                         " vertices, " + std::to_string(b.k) + " parts, code " +
+                                         std::to_string(r.status) + ")");
+  return std::vector<part_t>(r.part.begin(), r.part.end());
 }
 
 }  // namespace hpart::graphk

@@ -44,22 +44,26 @@ struct Connections {
   }
 };
 
-}  // namespace
+// Whether vertex v fits into the room left in part q, in every constraint.
+bool fits(const GraphFile& L, const std::vector<double>& room, part_t q, std::size_t v) {
+  const std::size_t nc = static_cast<std::size_t>(L.ncon);
+  for (std::size_t c = 0; c < nc; ++c)
+    if (static_cast<double>(L.vwgt[v * nc + c]) > room[static_cast<std::size_t>(q) * nc + c]) return false;
+  return true;
+}
 
-void refine(const Comm& comm, const GraphFile& L, const GhostExchange& ghosts, int K,
-            const std::vector<double>& limits, int rounds, std::vector<part_t>& parts) {
-  const std::size_t n = L.xadj.size() - 1, nc = static_cast<std::size_t>(L.ncon);
+// Takes vertex v's weight (x sign) from the room left in part q.
+void take(const GraphFile& L, std::vector<double>& room, part_t q, std::size_t v, double sign) {
+  const std::size_t nc = static_cast<std::size_t>(L.ncon);
+  for (std::size_t c = 0; c < nc; ++c) room[static_cast<std::size_t>(q) * nc + c] -= sign * static_cast<double>(L.vwgt[v * nc + c]);
+}
+
+// Size-constrained label propagation: `rounds` rounds (stopping after an odd round without moves).
+void propagate_labels(const Comm& comm, const GraphFile& L, const GhostExchange& ghosts, int K,
+                      const std::vector<double>& limits, int rounds, std::vector<part_t>& parts, Connections& conn) {
+  const std::size_t n = L.xadj.size() - 1;
   const double R = comm.size();
   const auto& ladj = ghosts.local_adjncy();
-  Connections conn(K);
-  const auto fits = [&](const std::vector<double>& room, part_t q, std::size_t v) {
-    for (std::size_t c = 0; c < nc; ++c)
-      if (static_cast<double>(L.vwgt[v * nc + c]) > room[static_cast<std::size_t>(q) * nc + c]) return false;
-    return true;
-  };
-  const auto take = [&](std::vector<double>& room, part_t q, std::size_t v, double sign) {
-    for (std::size_t c = 0; c < nc; ++c) room[static_cast<std::size_t>(q) * nc + c] -= sign * static_cast<double>(L.vwgt[v * nc + c]);
-  };
   for (int round = 0; round < rounds; ++round) {
     const std::vector<part_t> ghost_parts = ghosts.fetch(std::span<const part_t>(parts));
     const auto part_at = [&](std::int32_t u) {
@@ -77,14 +81,14 @@ void refine(const Comm& comm, const GraphFile& L, const GhostExchange& ghosts, i
       for (part_t q : conn.parts) {
         if (q == p || (round % 2 == 0) != (q > p)) continue;
         const std::int64_t gain = conn.to[static_cast<std::size_t>(q)] - conn.to[static_cast<std::size_t>(p)];
-        if ((gain > best_gain || (gain == best_gain && gain > 0 && q < best)) && fits(room, q, v)) {
+        if ((gain > best_gain || (gain == best_gain && gain > 0 && q < best)) && fits(L, room, q, v)) {
           best = q;
           best_gain = gain;
         }
       }
       conn.clear();
       if (best != p) {
-        take(room, best, v, 1.0);
+        take(L, room, best, v, 1.0);
         parts[v] = best;
         ++moves;
       }
@@ -92,9 +96,82 @@ void refine(const Comm& comm, const GraphFile& L, const GhostExchange& ghosts, i
     MPI_Allreduce(MPI_IN_PLACE, &moves, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
     if (moves == 0 && round % 2 == 1) break;
   }
+}
 
-  // Balance repair: out of each overweight part, the vertices that lose least, to the adjacent
-  // part with room (else the part with the most room), each rank its share of the excess.
+struct RepairCandidate {
+  std::int64_t loss;
+  std::size_t v;
+  part_t to;
+};
+
+// The candidates of one repair round: each vertex of an overweight part with the part it would
+// go to (the adjacent part with room it is most connected to, else the part with the most room)
+// and what its cut would lose; sorted by loss, then vertex.
+std::vector<RepairCandidate> repair_candidates(const GraphFile& L, const GhostExchange& ghosts, int K,
+                                               const std::vector<part_t>& parts, const std::vector<part_t>& ghost_parts,
+                                               const std::vector<double>& excess, const std::vector<double>& room,
+                                               Connections& conn) {
+  const std::size_t n = L.xadj.size() - 1, nc = static_cast<std::size_t>(L.ncon);
+  const auto& ladj = ghosts.local_adjncy();
+  const auto part_at = [&](std::int32_t u) {
+    return static_cast<std::size_t>(u) < n ? parts[static_cast<std::size_t>(u)] : ghost_parts[static_cast<std::size_t>(u) - n];
+  };
+  // The two lowest parts of most room (room does not change while candidates are chosen).
+  part_t roomiest[2] = {-1, -1};
+  for (part_t q = 0; nc == 1 && q < K; ++q) {
+    const double r = room[static_cast<std::size_t>(q)];
+    if (roomiest[0] < 0 || r > room[static_cast<std::size_t>(roomiest[0])]) {
+      roomiest[1] = roomiest[0];
+      roomiest[0] = q;
+    } else if (roomiest[1] < 0 || r > room[static_cast<std::size_t>(roomiest[1])]) {
+      roomiest[1] = q;
+    }
+  }
+  std::vector<RepairCandidate> cand;
+  for (std::size_t v = 0; v < n; ++v) {
+    const part_t p = parts[v];
+    bool heavy = false;
+    for (std::size_t c = 0; c < nc; ++c) heavy = heavy || excess[static_cast<std::size_t>(p) * nc + c] > 0.0;
+    if (!heavy) continue;
+    conn.gather(L, ladj, v, part_at);
+    part_t best = -1;
+    std::int64_t best_conn = -1;
+    for (part_t q : conn.parts)
+      if (q != p && fits(L, room, q, v) && conn.to[static_cast<std::size_t>(q)] > best_conn) {
+        best = q;
+        best_conn = conn.to[static_cast<std::size_t>(q)];
+      }
+    const std::int64_t own = conn.to[static_cast<std::size_t>(p)];
+    conn.clear();
+    if (best < 0) {  // no adjacent part has room: the part with the most room in constraint 0
+      if (nc == 1) {
+        // The lowest part of most room other than p: it fits if any part does (O(1), not O(K)).
+        const part_t q = roomiest[0] != p ? roomiest[0] : roomiest[1];
+        if (q >= 0 && room[static_cast<std::size_t>(q)] > 0.0 && fits(L, room, q, v)) best = q;
+      } else {
+        double most = 0.0;
+        for (part_t q = 0; q < K; ++q)
+          if (q != p && room[static_cast<std::size_t>(q) * nc] > most && fits(L, room, q, v)) {
+            most = room[static_cast<std::size_t>(q) * nc];
+            best = q;
+          }
+      }
+      best_conn = 0;
+    }
+    if (best >= 0) cand.push_back({own - best_conn, v, best});
+  }
+  std::sort(cand.begin(), cand.end(), [](const RepairCandidate& a, const RepairCandidate& b) {
+    return a.loss < b.loss || (a.loss == b.loss && a.v < b.v);
+  });
+  return cand;
+}
+
+// Balance repair: out of each overweight part, the vertices that lose least, to the adjacent
+// part with room (else the part with the most room), each rank its share of the excess.
+void repair_balance(const Comm& comm, const GraphFile& L, const GhostExchange& ghosts, int K,
+                    const std::vector<double>& limits, std::vector<part_t>& parts, Connections& conn) {
+  const std::size_t n = L.xadj.size() - 1, nc = static_cast<std::size_t>(L.ncon);
+  const double R = comm.size();
   std::vector<double> last;  // the part weights the previous round started from
   for (int round = 0; round < 20; ++round) {
     std::vector<double> w = part_weights(comm, L, K, parts);
@@ -112,77 +189,32 @@ void refine(const Comm& comm, const GraphFile& L, const GhostExchange& ghosts, i
     last = std::move(w);
     const std::vector<double>& weights = last;
     const std::vector<part_t> ghost_parts = ghosts.fetch(std::span<const part_t>(parts));
-    const auto part_at = [&](std::int32_t u) {
-      return static_cast<std::size_t>(u) < n ? parts[static_cast<std::size_t>(u)] : ghost_parts[static_cast<std::size_t>(u) - n];
-    };
     // This rank's share of each part's excess, in proportion to its weight there.
     std::vector<double> mine(weights.size(), 0.0);
     for (std::size_t v = 0; v < n; ++v)
       for (std::size_t c = 0; c < nc; ++c) mine[static_cast<std::size_t>(parts[v]) * nc + c] += static_cast<double>(L.vwgt[v * nc + c]);
     std::vector<double> shed(weights.size());
     for (std::size_t i = 0; i < weights.size(); ++i) shed[i] = weights[i] > 0 ? excess[i] * mine[i] / weights[i] * 1.05 : 0.0;
-    struct Candidate {
-      std::int64_t loss;
-      std::size_t v;
-      part_t to;
-    };
-    // The two lowest parts of most room (room does not change while candidates are chosen).
-    part_t roomiest[2] = {-1, -1};
-    for (part_t q = 0; nc == 1 && q < K; ++q) {
-      const double r = room[static_cast<std::size_t>(q)];
-      if (roomiest[0] < 0 || r > room[static_cast<std::size_t>(roomiest[0])]) {
-        roomiest[1] = roomiest[0];
-        roomiest[0] = q;
-      } else if (roomiest[1] < 0 || r > room[static_cast<std::size_t>(roomiest[1])]) {
-        roomiest[1] = q;
-      }
-    }
-    std::vector<Candidate> cand;
-    for (std::size_t v = 0; v < n; ++v) {
-      const part_t p = parts[v];
-      bool heavy = false;
-      for (std::size_t c = 0; c < nc; ++c) heavy = heavy || excess[static_cast<std::size_t>(p) * nc + c] > 0.0;
-      if (!heavy) continue;
-      conn.gather(L, ladj, v, part_at);
-      part_t best = -1;
-      std::int64_t best_conn = -1;
-      for (part_t q : conn.parts)
-        if (q != p && fits(room, q, v) && conn.to[static_cast<std::size_t>(q)] > best_conn) {
-          best = q;
-          best_conn = conn.to[static_cast<std::size_t>(q)];
-        }
-      const std::int64_t own = conn.to[static_cast<std::size_t>(p)];
-      conn.clear();
-      if (best < 0) {  // no adjacent part has room: the part with the most room in constraint 0
-        if (nc == 1) {
-          // The lowest part of most room other than p: it fits if any part does (O(1), not O(K)).
-          const part_t q = roomiest[0] != p ? roomiest[0] : roomiest[1];
-          if (q >= 0 && room[static_cast<std::size_t>(q)] > 0.0 && fits(room, q, v)) best = q;
-        } else {
-          double most = 0.0;
-          for (part_t q = 0; q < K; ++q)
-            if (q != p && room[static_cast<std::size_t>(q) * nc] > most && fits(room, q, v)) {
-              most = room[static_cast<std::size_t>(q) * nc];
-              best = q;
-            }
-        }
-        best_conn = 0;
-      }
-      if (best >= 0) cand.push_back({own - best_conn, v, best});
-    }
-    std::sort(cand.begin(), cand.end(), [](const Candidate& a, const Candidate& b) {
-      return a.loss < b.loss || (a.loss == b.loss && a.v < b.v);
-    });
-    for (const Candidate& c : cand) {
+    const std::vector<RepairCandidate> cand = repair_candidates(L, ghosts, K, parts, ghost_parts, excess, room, conn);
+    for (const RepairCandidate& c : cand) {
       const part_t p = parts[c.v];
       bool needed = false;
       for (std::size_t k = 0; k < nc; ++k) needed = needed || shed[static_cast<std::size_t>(p) * nc + k] > 0.0;
-      if (!needed || !fits(room, c.to, c.v)) continue;
-      take(room, c.to, c.v, 1.0);
+      if (!needed || !fits(L, room, c.to, c.v)) continue;
+      take(L, room, c.to, c.v, 1.0);
       for (std::size_t k = 0; k < nc; ++k) shed[static_cast<std::size_t>(p) * nc + k] -= static_cast<double>(L.vwgt[c.v * nc + k]);
       parts[c.v] = c.to;
     }
   }
+}
+
+}  // namespace
+
+void refine(const Comm& comm, const GraphFile& L, const GhostExchange& ghosts, int K,
+            const std::vector<double>& limits, int rounds, std::vector<part_t>& parts) {
+  Connections conn(K);
+  propagate_labels(comm, L, ghosts, K, limits, rounds, parts, conn);
+  repair_balance(comm, L, ghosts, K, limits, parts, conn);
 }
 
 GraphFile explicit_weights(const Graph& g) {

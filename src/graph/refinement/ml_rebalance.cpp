@@ -125,6 +125,137 @@ double Refiner::potential_change(part_t p, const std::int64_t* add, const std::i
   return d;
 }
 
+// The state of exchange_rebalance's tabu search.
+struct Refiner::Exchange {
+  std::int32_t n = 0;
+  std::size_t kk = 0;  // parts
+  double mean_edge = 1.0;  // the unit of the edge weight lost in a step's score
+  bool exchanges = false;  // exchanges of two vertices are considered (small n * k)
+  bool everywhere = false;  // downhill moves out of any part above its target (small n)
+  std::int64_t tenure = 0;  // steps a moved vertex stays put
+  // conn[u * k + q]: edge weight from u to part q, for the exchanges' gains; kept by `shift`.
+  std::vector<std::int64_t> conn;
+  std::vector<std::int64_t> adj_w;  // edge weight from each vertex to the one being looked at
+  std::vector<std::int64_t> tabu_until;
+  std::int64_t work = 0;  // candidate moves looked at
+  // The best step of the current search: bv to part bq, and bu (>= 0) to bv's part.
+  double best = 0.0;
+  std::int32_t bv = -1, bu = -1;
+  part_t bq = -1;
+
+  // Lower is better.
+  [[nodiscard]] double score(double delta, std::int64_t gain) const {
+    const double loss = 1.0 + static_cast<double>(std::max<std::int64_t>(-gain, 0)) / mean_edge;
+    return delta < 0.0 ? delta / loss : delta * loss;
+  }
+  [[nodiscard]] std::int64_t cn(std::int32_t u, part_t q) const {
+    return conn[static_cast<std::size_t>(u) * kk + static_cast<std::size_t>(q)];
+  }
+  void consider(double sc, std::int32_t v, std::int32_t u, part_t q) {
+    if (sc < best) {
+      best = sc;
+      bv = v;
+      bu = u;
+      bq = q;
+    }
+  }
+};
+
+bool Refiner::above_target(part_t a, std::int32_t v) const {
+  for (int c = 0; c < g_.ncon; ++c) {
+    const std::size_t i = b_.at(a, c);
+    if (g_.weight(v, c) > 0 && static_cast<double>(pw_[i]) > b_.target[i]) return true;
+  }
+  return false;
+}
+
+double Refiner::excess_potential() const {
+  double phi = 0.0;
+  for (std::size_t i = 0; i < pw_.size(); ++i) {
+    const double x = std::max(static_cast<double>(pw_[i]) - b_.target[i], 0.0) / std::max(b_.target[i], 1e-300);
+    phi += x * x;
+  }
+  return phi;
+}
+
+double Refiner::worst_excess(part_t& p, int& cw) const {
+  double worst = -std::numeric_limits<double>::infinity();
+  for (part_t q = 0; q < b_.k; ++q)
+    for (int c = 0; c < g_.ncon; ++c) {
+      const std::size_t i = b_.at(q, c);
+      const double ov = static_cast<double>(pw_[i] - b_.maxw[i]) * b_.inv_maxw[i];
+      if (ov > worst) {
+        worst = ov;
+        p = q;
+        cw = c;
+      }
+    }
+  return worst;
+}
+
+void Refiner::shift(Exchange& x, std::int32_t v, part_t to) {
+  if (x.exchanges) {
+    const part_t from = part_[static_cast<std::size_t>(v)];
+    for (std::int64_t e = g_.begin(v); e < g_.end(v); ++e) {
+      x.conn[static_cast<std::size_t>(g_.nbr(e)) * x.kk + static_cast<std::size_t>(from)] -= g_.ewgt(e);
+      x.conn[static_cast<std::size_t>(g_.nbr(e)) * x.kk + static_cast<std::size_t>(to)] += g_.ewgt(e);
+    }
+  }
+  move(v, to);
+}
+
+// The steps of vertex v: its moves to other parts, then (v in p, with weight in cw) its exchanges
+// with a vertex of another part lighter in cw.
+void Refiner::exchange_candidates(Exchange& x, std::int32_t v, std::int64_t step, part_t p, int cw) {
+  const std::int32_t n = x.n;
+  const part_t a = part_[static_cast<std::size_t>(v)];
+  if (x.tabu_until[static_cast<std::size_t>(v)] >= step) return;
+  if (a != p && !(x.everywhere && above_target(a, v))) return;
+  const std::int64_t* wv = g_.weights(v);
+  const std::int64_t internal = scan(v);
+  const double leave = potential_change(a, nullptr, wv);
+  x.work += b_.k;
+  for (part_t q = 0; q < b_.k && !pinned(v); ++q) {
+    if (q == a) continue;
+    const double delta = leave + potential_change(q, wv, nullptr);
+    if (a != p && delta >= -1e-12) continue;  // away from p only downhill: level steps wander
+    x.consider(x.score(delta, scratch_.conn[static_cast<std::size_t>(q)] - internal), v, -1, q);
+  }
+  reset_scan();
+  if (!x.exchanges || a != p || wv[cw] == 0) return;
+  x.work += n;
+  for (std::int64_t e = g_.begin(v); e < g_.end(v); ++e) x.adj_w[static_cast<std::size_t>(g_.nbr(e))] += g_.ewgt(e);
+  for (std::int32_t u = 0; u < n; ++u) {
+    const part_t q = part_[static_cast<std::size_t>(u)];
+    if (q == p || x.tabu_until[static_cast<std::size_t>(u)] >= step) continue;
+    const std::int64_t* wu = g_.weights(u);
+    if (wu[cw] >= wv[cw]) continue;
+    const double delta = potential_change(p, wu, wv) + potential_change(q, wv, wu);
+    const std::int64_t gain =
+        (x.cn(v, q) - x.cn(v, p)) + (x.cn(u, p) - x.cn(u, q)) - 2 * x.adj_w[static_cast<std::size_t>(u)];
+    x.consider(x.score(delta, gain), v, u, q);
+  }
+  for (std::int64_t e = g_.begin(v); e < g_.end(v); ++e) x.adj_w[static_cast<std::size_t>(g_.nbr(e))] = 0;
+}
+
+// One step of the search: the best move or exchange around the part p furthest above its bound
+// in constraint cw, made and marked tabu; false when every candidate is tabu.
+bool Refiner::exchange_step(Exchange& x, std::int64_t step, part_t p, int cw) {
+  x.best = std::numeric_limits<double>::infinity();
+  x.bv = -1, x.bu = -1;
+  x.bq = -1;
+  for (std::int32_t v = 0; v < x.n; ++v) exchange_candidates(x, v, step, p, cw);
+  if (x.bv < 0) return false;  // everything is tabu
+  const part_t from = part_[static_cast<std::size_t>(x.bv)];
+  shift(x, x.bv, x.bq);
+  x.tabu_until[static_cast<std::size_t>(x.bv)] = step + x.tenure;
+  if (x.bu >= 0) {
+    shift(x, x.bu, from);
+    x.tabu_until[static_cast<std::size_t>(x.bu)] = step + x.tenure;
+  }
+  return true;
+}
+
 // Each step takes the part p and constraint cw furthest above its bound and applies the best of:
 // a move out of p, or (on small graphs) a downhill move out of any part above its target; an
 // exchange of a vertex of p with one lighter in cw from another part. Steps are scored by the
@@ -139,134 +270,37 @@ bool Refiner::exchange_rebalance() {
   // coarsest level, whose balance projection then carries to every finer level.
   if (n > kExchangeMaxVertices) return false;
   repaired_ = true;
-  const auto kk = static_cast<std::size_t>(b_.k);
-  const double mean_edge =
+  Exchange x;
+  x.n = n;
+  x.kk = static_cast<std::size_t>(b_.k);
+  x.mean_edge =
       g_.unit_edges() || g_.adjncy.empty()
           ? 1.0
           : std::max(1.0, static_cast<double>(g_.edge_total()) / static_cast<double>(g_.adjncy.size()));
-  // Lower is better.
-  auto score = [&](double delta, std::int64_t gain) {
-    const double loss = 1.0 + static_cast<double>(std::max<std::int64_t>(-gain, 0)) / mean_edge;
-    return delta < 0.0 ? delta / loss : delta * loss;
-  };
-  const bool exchanges = static_cast<std::int64_t>(n) * b_.k <= kSwapMaxTable;
-  const bool everywhere = n <= kEveningMaxVertices;
-  auto above_target = [&](part_t a, std::int32_t v) {
-    for (int c = 0; c < g_.ncon; ++c) {
-      const std::size_t i = b_.at(a, c);
-      if (g_.weight(v, c) > 0 && static_cast<double>(pw_[i]) > b_.target[i]) return true;
-    }
-    return false;
-  };
-  auto potential = [&]() {
-    double phi = 0.0;
-    for (std::size_t i = 0; i < pw_.size(); ++i) {
-      const double x = std::max(static_cast<double>(pw_[i]) - b_.target[i], 0.0) / std::max(b_.target[i], 1e-300);
-      phi += x * x;
-    }
-    return phi;
-  };
-  // The worst excess over a bound, relative to the bound (<= 0: every bound holds).
-  auto worst_excess = [&](part_t& p, int& cw) {
-    double worst = -std::numeric_limits<double>::infinity();
-    for (part_t q = 0; q < b_.k; ++q)
-      for (int c = 0; c < g_.ncon; ++c) {
-        const std::size_t i = b_.at(q, c);
-        const double ov = static_cast<double>(pw_[i] - b_.maxw[i]) * b_.inv_maxw[i];
-        if (ov > worst) {
-          worst = ov;
-          p = q;
-          cw = c;
-        }
-      }
-    return worst;
-  };
-  // conn[u * k + q]: edge weight from u to part q, for the exchanges' gains; kept by `shift`.
-  std::vector<std::int64_t> conn;
-  if (exchanges) {
-    conn.assign(static_cast<std::size_t>(n) * kk, 0);
+  x.exchanges = static_cast<std::int64_t>(n) * b_.k <= kSwapMaxTable;
+  x.everywhere = n <= kEveningMaxVertices;
+  if (x.exchanges) {
+    x.conn.assign(static_cast<std::size_t>(n) * x.kk, 0);
     for (std::int32_t u = 0; u < n; ++u)
       for (std::int64_t e = g_.begin(u); e < g_.end(u); ++e)
-        conn[static_cast<std::size_t>(u) * kk + static_cast<std::size_t>(part_[static_cast<std::size_t>(g_.nbr(e))])] += g_.ewgt(e);
+        x.conn[static_cast<std::size_t>(u) * x.kk + static_cast<std::size_t>(part_[static_cast<std::size_t>(g_.nbr(e))])] +=
+            g_.ewgt(e);
   }
-  auto cn = [&](std::int32_t u, part_t q) { return conn[static_cast<std::size_t>(u) * kk + static_cast<std::size_t>(q)]; };
-  auto shift = [&](std::int32_t v, part_t to) {
-    if (exchanges) {
-      const part_t from = part_[static_cast<std::size_t>(v)];
-      for (std::int64_t e = g_.begin(v); e < g_.end(v); ++e) {
-        conn[static_cast<std::size_t>(g_.nbr(e)) * kk + static_cast<std::size_t>(from)] -= g_.ewgt(e);
-        conn[static_cast<std::size_t>(g_.nbr(e)) * kk + static_cast<std::size_t>(to)] += g_.ewgt(e);
-      }
-    }
-    move(v, to);
-  };
-
-  std::vector<std::int64_t> adj_w(static_cast<std::size_t>(n), 0);
-  std::vector<std::int64_t> tabu_until(static_cast<std::size_t>(n), -1);
+  x.adj_w.assign(static_cast<std::size_t>(n), 0);
+  x.tabu_until.assign(static_cast<std::size_t>(n), -1);
   std::vector<part_t> best_parts(part_.begin(), part_.end());
   part_t p = 0;
   int cw = 0;
-  double best_excess = worst_excess(p, cw), best_phi = potential();
-  const std::int64_t tenure = std::min<std::int64_t>(kTabuTenure, n / 4 + 1);
+  double best_excess = worst_excess(p, cw), best_phi = excess_potential();
+  x.tenure = std::min<std::int64_t>(kTabuTenure, n / 4 + 1);
   const std::int64_t steps = std::min<std::int64_t>(kTabuSteps, 50 * static_cast<std::int64_t>(n) + 100);
-  std::int64_t since_best = 0, work = 0;
-  for (std::int64_t step = 0; step < steps && since_best < kTabuPatience && work < kTabuWork; ++step) {
+  std::int64_t since_best = 0;
+  for (std::int64_t step = 0; step < steps && since_best < kTabuPatience && x.work < kTabuWork; ++step) {
     worst_excess(p, cw);
-    double best = std::numeric_limits<double>::infinity();
-    std::int32_t bv = -1, bu = -1;
-    part_t bq = -1;
-    for (std::int32_t v = 0; v < n; ++v) {
-      const part_t a = part_[static_cast<std::size_t>(v)];
-      if (tabu_until[static_cast<std::size_t>(v)] >= step) continue;
-      if (a != p && !(everywhere && above_target(a, v))) continue;
-      const std::int64_t* wv = g_.weights(v);
-      const std::int64_t internal = scan(v);
-      const double leave = potential_change(a, nullptr, wv);
-      work += b_.k;
-      for (part_t q = 0; q < b_.k && !pinned(v); ++q) {
-        if (q == a) continue;
-        const double delta = leave + potential_change(q, wv, nullptr);
-        if (a != p && delta >= -1e-12) continue;  // away from p only downhill: level steps wander
-        const double sc = score(delta, scratch_.conn[static_cast<std::size_t>(q)] - internal);
-        if (sc < best) {
-          best = sc;
-          bv = v;
-          bu = -1;
-          bq = q;
-        }
-      }
-      reset_scan();
-      if (!exchanges || a != p || wv[cw] == 0) continue;
-      work += n;
-      for (std::int64_t e = g_.begin(v); e < g_.end(v); ++e) adj_w[static_cast<std::size_t>(g_.nbr(e))] += g_.ewgt(e);
-      for (std::int32_t u = 0; u < n; ++u) {
-        const part_t q = part_[static_cast<std::size_t>(u)];
-        if (q == p || tabu_until[static_cast<std::size_t>(u)] >= step) continue;
-        const std::int64_t* wu = g_.weights(u);
-        if (wu[cw] >= wv[cw]) continue;
-        const double delta = potential_change(p, wu, wv) + potential_change(q, wv, wu);
-        const std::int64_t gain = (cn(v, q) - cn(v, p)) + (cn(u, p) - cn(u, q)) - 2 * adj_w[static_cast<std::size_t>(u)];
-        const double sc = score(delta, gain);
-        if (sc < best) {
-          best = sc;
-          bv = v;
-          bu = u;
-          bq = q;
-        }
-      }
-      for (std::int64_t e = g_.begin(v); e < g_.end(v); ++e) adj_w[static_cast<std::size_t>(g_.nbr(e))] = 0;
-    }
-    if (bv < 0) break;  // everything is tabu
-    const part_t from = part_[static_cast<std::size_t>(bv)];
-    shift(bv, bq);
-    tabu_until[static_cast<std::size_t>(bv)] = step + tenure;
-    if (bu >= 0) {
-      shift(bu, from);
-      tabu_until[static_cast<std::size_t>(bu)] = step + tenure;
-    }
+    if (!exchange_step(x, step, p, cw)) break;
     part_t q0 = 0;
     int c0 = 0;
-    const double ex = worst_excess(q0, c0), phi = potential();
+    const double ex = worst_excess(q0, c0), phi = excess_potential();
     if (ex < best_excess - 1e-12 || (ex <= best_excess + 1e-12 && phi < best_phi - 1e-12)) {
       best_excess = ex;
       best_phi = phi;

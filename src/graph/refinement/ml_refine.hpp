@@ -112,6 +112,17 @@ class Refiner {
   Target rebalance_target(std::int32_t v);
   [[nodiscard]] part_t lightest_fitting(std::int32_t v) const;
   [[nodiscard]] double potential_change(part_t p, const std::int64_t* add, const std::int64_t* sub) const;
+  // exchange_rebalance's tabu search (ml_rebalance.cpp).
+  struct Exchange;  // its state
+  // Whether v has weight in a constraint where its part a is above the target.
+  [[nodiscard]] bool above_target(part_t a, std::int32_t v) const;
+  // The sum over parts and constraints of the squared relative excess over the target.
+  [[nodiscard]] double excess_potential() const;
+  // The worst excess over a bound, relative to the bound (<= 0: every bound holds), and where.
+  double worst_excess(part_t& p, int& cw) const;
+  void shift(Exchange& x, std::int32_t v, part_t to);  // move() that keeps x.conn
+  void exchange_candidates(Exchange& x, std::int32_t v, std::int64_t step, part_t p, int cw);
+  bool exchange_step(Exchange& x, std::int64_t step, part_t p, int cw);
 
   const GraphView& g_;
   const Balance& b_;

@@ -12,6 +12,7 @@
 #include "metrics/check_vertex_parts.hpp"
 #include "core/ghost_exchange.hpp"
 #include "metrics/graph_cut.hpp"
+#include "graph/graph_totals.hpp"
 #include "hpart/graph.hpp"
 #include "graph/repartition/graph_diffusion.hpp"
 #include "migration/relabel_partition.hpp"
@@ -48,7 +49,8 @@ std::string check_options(const GraphRepartOptions& o, int ncon) {
 GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<const part_t> current,
                                    const GraphRepartOptions& opts) {
   const detail::Stopwatch clock;
-  validate_graph(comm, g);
+  // Validated once: the fallback below partitions the graph afresh without validating again.
+  graph::GraphTotals totals = graph::validate(comm, g);
   // Every option decides collectives (rounds, passes, the fallback): compared across ranks, with
   // the options' and `current`'s verdicts, in one agreement.
   detail::Replicated args;
@@ -65,7 +67,6 @@ GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<c
   repart::GraphDiffusion diffusion(comm, g, ghosts, current, opts.parts, opts.imbalance, opts.itr);
   GraphRepartition out;
   out.steps = diffusion.balance(opts.max_rounds);
-  const std::vector<double> weights(g.vwgt.begin(), g.vwgt.end());
   std::vector<part_t> parts;
   if (diffusion.imbalance() <= opts.imbalance) {
     diffusion.refine(opts.refine_passes);
@@ -80,16 +81,15 @@ GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<c
     GraphOptions fresh;
     fresh.parts = opts.parts;
     fresh.imbalance = opts.imbalance;
-    GraphPartition p = partition_graph(comm, g, fresh);
+    GraphPartition p = graph::partition_validated(comm, g, fresh, std::move(totals), detail::Stopwatch{});
     parts = std::move(p.parts);
     out.cut = p.cut;  // relabelling renames parts: the cut and volume stay
-    repart::relabel_to_overlap(comm, current, parts, weights, g.ncon, opts.parts);
+    repart::relabel_to_overlap(comm, current, parts, g.vwgt, g.ncon, opts.parts);
   }
 
-  out.migrated = detail::moved_everywhere(comm, current, parts, weights, g.ncon);
-  static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(parts), opts.parts, weights, g.ncon, {});
-  double seconds = clock.seconds();
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  out.migrated = detail::moved_everywhere(comm, current, parts, g.vwgt, g.ncon);
+  static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(parts), opts.parts, g.vwgt, g.ncon, {});
+  const double seconds = detail::seconds_max(comm, clock);
   out.metrics.seconds = seconds;
   detail::record_tolerance(out, opts.imbalance);
   detail::log(comm, 1,
