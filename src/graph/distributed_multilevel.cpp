@@ -43,11 +43,9 @@ std::vector<double> part_limits(const GraphTotals& totals, int K, double imbalan
 std::vector<part_t> id_block_parts(const Comm& comm, const BlockLevel& L, int K) {
   const auto nc = static_cast<std::size_t>(L.graph.ncon);
   const auto n = static_cast<std::size_t>(L.n);
-  double mine = 0.0, before = 0.0, total = 0.0;
+  double mine = 0.0;
   for (std::size_t v = 0; v < n; ++v) mine += static_cast<double>(L.graph.vwgt[v * nc]);
-  MPI_Exscan(&mine, &before, 1, MPI_DOUBLE, MPI_SUM, comm.get());
-  if (comm.rank() == 0) before = 0.0;
-  MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, comm.get());
+  const double before = comm.exscan_sum(mine), total = comm.sum(mine);
   std::vector<part_t> parts(n);
   double at = before;
   for (std::size_t v = 0; v < n; ++v) {

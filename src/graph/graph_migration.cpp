@@ -41,8 +41,7 @@ MigratedGraph migrate(const Comm& comm, const Graph& g, std::span<const part_t> 
   // its position among this rank's vertices for that destination (arrival order).
   std::vector<long long> before(static_cast<std::size_t>(R), 0), sent(static_cast<std::size_t>(R));
   for (int r = 0; r < R; ++r) sent[static_cast<std::size_t>(r)] = m.send_counts()[static_cast<std::size_t>(r)];
-  MPI_Exscan(sent.data(), before.data(), R, MPI_LONG_LONG, MPI_SUM, comm.get());
-  if (me == 0) std::fill(before.begin(), before.end(), 0LL);
+  comm.exscan_sum<long long>(sent, before);
   std::vector<gid_t> new_id(n);
   for (std::size_t v = 0; v < n; ++v) {
     const auto r = static_cast<std::size_t>(dest[v]);

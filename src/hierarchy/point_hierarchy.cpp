@@ -42,12 +42,9 @@ HierPartition partition_points_hierarchical(const Comm& comm, const PointSet& po
   const std::size_t n = points.size();
   std::vector<gid_t> ids(points.ids.begin(), points.ids.end());
   // Ranks without points pass no ids either way: whether ids are given is the others' call.
-  int given = ids.empty() ? 0 : 1;
-  MPI_Allreduce(MPI_IN_PLACE, &given, 1, MPI_INT, MPI_MAX, comm.get());
+  const int given = comm.max(ids.empty() ? 0 : 1);
   if (!given) {
-    long long mine = static_cast<long long>(n), before = 0;
-    MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
-    if (comm.rank() == 0) before = 0;
+    const long long before = comm.exscan_sum(static_cast<long long>(n));
     ids.resize(n);
     std::iota(ids.begin(), ids.end(), static_cast<gid_t>(before));
   }

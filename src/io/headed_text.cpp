@@ -34,10 +34,7 @@ HeadedText read_headed_text(const Comm& comm, const std::string& path) {
   HeadedText t;
   t.text = read_rank_lines(comm, path);
   const LineCensus census = census_lines(t.text);
-  long long before = 0;
-  MPI_Exscan(&census.lines, &before, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
-  if (comm.rank() == 0) before = 0;  // Exscan leaves rank 0's result undefined
-  t.first_line = before + 1;
+  t.first_line = comm.exscan_sum(census.lines) + 1;
 
   // Lines are in rank order, so the lowest rank holding a record holds the header.
   long long header[2] = {LLONG_MAX, comm.size()};

@@ -170,9 +170,7 @@ std::string read_rank_lines(const Comm& comm, const std::string& path) {
 }
 
 void write_ordered_text(const Comm& comm, const std::string& path, const std::string& text) {
-  long long bytes = static_cast<long long>(text.size()), offset = 0;
-  MPI_Exscan(&bytes, &offset, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
-  if (comm.rank() == 0) offset = 0;  // Exscan leaves rank 0's result undefined
+  const long long offset = comm.exscan_sum(static_cast<long long>(text.size()));
   const MpiFile file(comm, path, MpiFile::Mode::write_truncate);
   std::string message;
   try {

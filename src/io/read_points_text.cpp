@@ -52,10 +52,10 @@ PointFile read_points_text(const Comm& comm, const std::string& path, int dim) {
   }
 
   // Line numbers and point ordinals of this rank's first line and point.
-  long long mine[2] = {parsed.lines, parsed.data_lines}, before[2] = {0, 0}, total[2] = {0, 0};
-  MPI_Exscan(mine, before, 2, MPI_LONG_LONG, MPI_SUM, comm.get());
-  if (comm.rank() == 0) before[0] = before[1] = 0;  // Exscan leaves rank 0's result undefined
-  MPI_Allreduce(mine, total, 2, MPI_LONG_LONG, MPI_SUM, comm.get());
+  const long long mine[2] = {parsed.lines, parsed.data_lines};
+  long long before[2] = {0, 0}, total[2] = {mine[0], mine[1]};
+  comm.exscan_sum<long long>(mine, before);
+  comm.sum<long long>(total);
 
   // The file's column count is that of its first point line, on the first rank holding points.
   int has = parsed.data_lines > 0 ? comm.rank() : INT_MAX, first_rank = INT_MAX;

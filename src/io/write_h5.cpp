@@ -45,10 +45,7 @@ struct RowBlock {
   hsize_t begin = 0, count = 0, total = 0;
 };
 RowBlock row_block(const Comm& comm, std::size_t n) {
-  long long mine = static_cast<long long>(n), before = 0, total = 0;
-  MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
-  if (comm.rank() == 0) before = 0;  // Exscan leaves rank 0's result undefined
-  MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
+  const long long mine = static_cast<long long>(n), before = comm.exscan_sum(mine), total = comm.sum(mine);
   return {static_cast<hsize_t>(before), static_cast<hsize_t>(mine), static_cast<hsize_t>(total)};
 }
 

@@ -108,13 +108,11 @@ Partition partition_checked(const Comm& comm, const PointSet& points, const Poin
   const std::size_t n = points.size();
   // Global count and ranks that give ids, then the count of objects before this rank.
   long long counts[3] = {static_cast<long long>(n), points.ids.empty() ? 0 : 1, 0};
-  MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_LONG_LONG, MPI_SUM, comm.get());
+  comm.sum(std::span<long long>(counts, 2));
   // Ids break ties between equal keys: a repeated id would tie for good (identical points with
   // one id all land in one part), so repeats are refused, naming the id.
   if (counts[1] > 0) detail::require_unique_ids(comm, points.ids, "hpart::partition");
-  long long local_n = static_cast<long long>(n);
-  MPI_Exscan(&local_n, &counts[2], 1, MPI_LONG_LONG, MPI_SUM, comm.get());
-  if (comm.rank() == 0) counts[2] = 0;  // MPI_Exscan leaves rank 0's result undefined
+  counts[2] = comm.exscan_sum(static_cast<long long>(n));
 
   const GlobalExtent extent = global_extent(comm, scan);
   const detail::Stopwatch key_clock;
