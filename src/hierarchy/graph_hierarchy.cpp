@@ -105,11 +105,7 @@ HierPartition partition_graph_hierarchical(const Comm& comm, const Graph& g, con
     for (std::size_t k = 0; k < s.members.size(); ++k) parts[s.members[k]] = first + inner.parts[k];
     first += rank_opts.parts;
   }
-  HierPartition out;
-  out.owner_of_part = hier::owners_by_node(topology, per_node, out.node_of_part);
-  static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(parts), K, g.vwgt, g.ncon, {});
-  const double seconds = detail::seconds_max(comm, clock);
-  out.metrics.seconds = seconds;
+  HierPartition out = hier::levels_result(comm, topology, per_node, std::move(parts), K, g.vwgt, g.ncon, clock);
   detail::record_tolerance(out, opts.imbalance);
   return out;
 }

@@ -2,10 +2,13 @@
 // The node-cut strategies of partition_grid_hierarchical (grid_hierarchy.cpp dispatches), and
 // the rank level they share.
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "core/log.hpp"
 #include "grid/grid_input.hpp"
+#include "metrics/partition_metrics.hpp"
 #include "hpart/hierarchy.hpp"
 
 namespace hpart::hier {
@@ -20,6 +23,20 @@ void replicate_levels(detail::Replicated& args, const Topology& topology, int K)
 // Parts numbered node by node: node i's per_node[i] parts go to its ranks in blocks. Returns the
 // owner of every part and fills node_of_part.
 std::vector<int> owners_by_node(const Topology& topology, const std::vector<int>& per_node, std::vector<int>& node_of_part);
+
+// The result of a point or graph hierarchy: the final parts (numbered node by node) summarised
+// with the objects' weights (double or int64, ncon per object), each part's node and owner, and
+// the call's seconds (max over ranks).
+template <class W>
+HierPartition levels_result(const Comm& comm, const Topology& topology, const std::vector<int>& per_node,
+                            std::vector<part_t> parts, int K, std::span<const W> weights, int ncon,
+                            const detail::Stopwatch& clock) {
+  HierPartition out;
+  out.owner_of_part = owners_by_node(topology, per_node, out.node_of_part);
+  static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(parts), K, weights, ncon, {});
+  out.metrics.seconds = detail::seconds_max(comm, clock);
+  return out;
+}
 
 HierGridPartition staircase_partition(const Comm& comm, const Grid& grid, const Topology& topology,
                                       const std::vector<int>& per_node, double imbalance);

@@ -72,11 +72,8 @@ HierPartition partition_points_hierarchical(const Comm& comm, const PointSet& po
     for (std::size_t j = 0; j < mine.size(); ++j) parts[mine[j]] = first + inner.parts[j];
     first += rank_opts.parts;
   }
-  HierPartition out;
-  out.owner_of_part = hier::owners_by_node(topology, per_node, out.node_of_part);
-  static_cast<Partition&>(out) = detail::summarise_partition(comm, std::move(parts), K, points.weights, points.ncon, {});
-  const double seconds = detail::seconds_max(comm, clock);
-  out.metrics.seconds = seconds;
+  HierPartition out = hier::levels_result(comm, topology, per_node, std::move(parts), K, points.weights, points.ncon, clock);
+  const double seconds = out.metrics.seconds;
   detail::log(comm, 1,
               "partition_points_hierarchical: " + std::to_string(topology.nodes) + " nodes, " + std::to_string(K) +
                   " parts, " + std::to_string(seconds) + " s");
