@@ -37,6 +37,10 @@ struct HierGridOptions {
   GridMethod node_method = GridMethod::blocks;  // NodeCut::boxes: must be blocks, tensor or uniform
   GridMethod rank_method = GridMethod::sfc;     // NodeCut::boxes: the rank-level method
   double imbalance = 0.001;  // sfc levels: splitter tolerance
+
+  // fast: box-shaped nodes (blocks), then Hilbert ranges of each node's cells, no METIS node cut;
+  // standard and strong: the defaults (the graph node cut: the least traffic between nodes).
+  static HierGridOptions preset(Preset p, int parts);
 };
 
 // The final grid partition (part_of works for any cell), plus the levels:
@@ -64,6 +68,9 @@ struct HierPointOptions {
   Curve node_curve = Curve::hilbert;  // cuts the points into the nodes' shares
   Curve rank_curve = Curve::hilbert;  // cuts each node's points into its parts
   double imbalance = 0.001;           // splitter tolerance of both levels
+
+  // As PointOptions::preset, at both levels.
+  static HierPointOptions preset(Preset p, int parts);
 };
 
 // The Partition of the local objects (parts numbered node by node), plus the levels:

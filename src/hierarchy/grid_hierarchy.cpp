@@ -217,6 +217,13 @@ HierGridPartition hierarchical(const Comm& comm, const Grid& grid, const Topolog
 
 }  // namespace
 
+HierGridOptions HierGridOptions::preset(Preset p, int parts) {
+  HierGridOptions o;
+  o.parts = parts;
+  if (p == Preset::fast) o.node_cut = NodeCut::boxes;  // blocks, then sfc: the defaults of those fields
+  return o;
+}
+
 HierGridPartition partition_grid_hierarchical(const Comm& comm, const Grid& grid, const Topology& topology,
                                               const HierGridOptions& opts) {
   const detail::Stopwatch clock;

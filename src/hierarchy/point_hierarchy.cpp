@@ -14,6 +14,15 @@
 
 namespace hpart {
 
+HierPointOptions HierPointOptions::preset(Preset p, int parts) {
+  const PointOptions level = PointOptions::preset(p, parts);
+  HierPointOptions o;
+  o.parts = parts;
+  o.node_curve = o.rank_curve = level.curve;
+  o.imbalance = level.imbalance;
+  return o;
+}
+
 HierPartition partition_points_hierarchical(const Comm& comm, const PointSet& points, const Topology& topology,
                                             const HierPointOptions& opts) {
   const detail::Stopwatch clock;
