@@ -73,6 +73,11 @@ struct Facts {
     }
     integer(name, std::move(v));
   }
+  // A hierarchy's levels: the node and the owner rank of every part.
+  void add_levels(const std::vector<int>& node_of_part, const std::vector<int>& owner_of_part) {
+    integer("node_of_part", std::vector<long long>(node_of_part.begin(), node_of_part.end()));
+    integer("owner_of_part", std::vector<long long>(owner_of_part.begin(), owner_of_part.end()));
+  }
   // A grid partition: its parts, boxes, shape and what part_of answers for a sample of the cells.
   void add(const std::string& prefix, const hpart::GridPartition& g, const hpart::Grid& grid) {
     add(prefix, g);
@@ -228,8 +233,7 @@ void Points(MPI_Comm handle) {
     const hpart::HierPartition r = hpart::partition_points_hierarchical(comm, view, t, h);
     Facts f;
     f.add("", r);
-    f.integer("node_of_part", std::vector<long long>(r.node_of_part.begin(), r.node_of_part.end()));
-    f.integer("owner_of_part", std::vector<long long>(r.owner_of_part.begin(), r.owner_of_part.end()));
+    f.add_levels(r.node_of_part, r.owner_of_part);
     return f;
   });
 }
@@ -349,8 +353,7 @@ void GridHierarchy(MPI_Comm handle) {
         const hpart::HierGridPartition r = hpart::partition_grid_hierarchical(comm, lg.grid, t, o);
         Facts f;
         f.add("", r, lg.grid);
-        f.integer("node_of_part", std::vector<long long>(r.node_of_part.begin(), r.node_of_part.end()));
-        f.integer("owner_of_part", std::vector<long long>(r.owner_of_part.begin(), r.owner_of_part.end()));
+        f.add_levels(r.node_of_part, r.owner_of_part);
         f.add_boxes("node_boxes", r.node_boxes);
         return f;
       });
@@ -553,8 +556,7 @@ void GraphHierarchy(MPI_Comm handle) {
       const hpart::HierPartition r = hpart::partition_graph_hierarchical(comm, f.view(), t, o);
       Facts facts;
       facts.add("", r);
-      facts.integer("node_of_part", std::vector<long long>(r.node_of_part.begin(), r.node_of_part.end()));
-      facts.integer("owner_of_part", std::vector<long long>(r.owner_of_part.begin(), r.owner_of_part.end()));
+      facts.add_levels(r.node_of_part, r.owner_of_part);
       return facts;
     });
   }
