@@ -137,6 +137,11 @@ class Migration {
   std::vector<T> move(const std::vector<T>& in) const {
     return move(std::span<const T>(in));
   }
+  // Collective: move() without a C++ type for the records (the C API): n records of
+  // record_size bytes each at `in`; `out` has room for num_imports() records.
+  void move_records(const void* in, std::size_t n, std::size_t record_size, void* out) const {
+    move_bytes(in, n, record_size, out);
+  }
 
   // Collective: variable-size records, object i's bytes being the sizes[i] bytes that follow
   // those of objects 0..i-1 in `bytes` (so bytes.size() = sum of sizes). Throws on every rank
