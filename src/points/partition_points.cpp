@@ -16,31 +16,12 @@
 #include "kernels/sfc_keys.hpp"
 #include "core/huge_pages.hpp"
 #include "hpart/points.hpp"
+#include "points/global_extent.hpp"
 #include "points/partition_scanned.hpp"
 #include "points/splitter_search.hpp"
 
 namespace hpart {
 namespace {
-
-struct GlobalExtent {
-  geometry::BoundingBox box;
-  double max_weight = 0.0;
-};
-
-// One MIN-allreduce for the box corners and the largest first weight (negated maxima), from
-// the local scan that validation already made.
-GlobalExtent global_extent(const Comm& comm, const detail::PointScan& scan) {
-  double v[7] = {scan.lo[0], scan.lo[1], scan.lo[2], -scan.hi[0], -scan.hi[1], -scan.hi[2], -scan.max_weight};
-  MPI_Allreduce(MPI_IN_PLACE, v, 7, MPI_DOUBLE, MPI_MIN, comm.get());
-  GlobalExtent g;
-  for (int a = 0; a < 3; ++a) {
-    const bool empty = v[a] > -v[3 + a];  // no point anywhere (or the axis is unused): a zero box
-    g.box.lo[static_cast<std::size_t>(a)] = empty ? 0.0 : v[a];
-    g.box.hi[static_cast<std::size_t>(a)] = empty ? 0.0 : -v[3 + a];
-  }
-  g.max_weight = -v[6];
-  return g;
-}
 
 std::string check_options(const PointOptions& opts) {
   std::string problem = detail::check_parts(opts.parts);
@@ -114,7 +95,7 @@ Partition partition_checked(const Comm& comm, const PointSet& points, const Poin
   if (counts[1] > 0) detail::require_unique_ids(comm, points.ids, "hpart::partition");
   counts[2] = comm.exscan_sum(static_cast<long long>(n));
 
-  const GlobalExtent extent = global_extent(comm, scan);
+  const sfc::GlobalExtent extent = sfc::global_extent(comm, scan);
   const detail::Stopwatch key_clock;
   // Written in full by compute_keys: no zero fill (a whole extra pass over fresh pages). Huge-page
   // storage, reused across calls while a Rebalancer holds a pool scope (see huge_pages.hpp).
