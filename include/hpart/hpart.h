@@ -44,7 +44,8 @@ typedef enum hpart_status {
   HPART_ERR_MPI = 8               /* an MPI call failed or the communicator is unusable */
 } hpart_status;
 
-/* The message of this thread's last failing call ("" if none): valid until its next call. */
+/* The message of this thread's last failing call ("" if none): valid until the thread's next
+ * failing call. Successful calls leave it as it is. */
 const char* hpart_last_error(void);
 /* A constant name for a status: "HPART_OK", "HPART_ERR_IO", ... */
 const char* hpart_status_string(hpart_status status);
@@ -394,6 +395,46 @@ hpart_status hpart_migration_imported_ids(const hpart_migration* m, const int64_
 hpart_status hpart_migration_move(const hpart_migration* m, const void* in, int64_t n, size_t record_size,
                                   void* out, int64_t out_capacity);
 hpart_status hpart_migration_free(hpart_migration** m);
+
+/* ---- Point and box assign ------------------------------------------------------------------ */
+
+/* A partition's descriptor (O(K) memory, the same on every rank) that locates any coordinate
+ * and box with no communication. Made collectively from a partition and the objects and
+ * options it was made with; queried locally (thread-safe); saved and loaded as text. */
+typedef struct hpart_map_s hpart_map;
+hpart_status hpart_map_create_points(MPI_Comm comm, const hpart_points* points, const hpart_point_options* opts,
+                                     const hpart_partition* p, hpart_map** out);
+hpart_status hpart_map_create_points_f(MPI_Fint comm, const hpart_points* points, const hpart_point_options* opts,
+                                       const hpart_partition* p, hpart_map** out);
+hpart_status hpart_map_create_points_hierarchical(MPI_Comm comm, const hpart_points* points,
+                                                  const hpart_hier_point_options* opts, const hpart_partition* p,
+                                                  hpart_map** out);
+hpart_status hpart_map_create_points_hierarchical_f(MPI_Fint comm, const hpart_points* points,
+                                                    const hpart_hier_point_options* opts, const hpart_partition* p,
+                                                    hpart_map** out);
+hpart_status hpart_map_create_grid(MPI_Comm comm, const hpart_grid* grid, const hpart_partition* p, hpart_map** out);
+hpart_status hpart_map_create_grid_f(MPI_Fint comm, const hpart_grid* grid, const hpart_partition* p,
+                                     hpart_map** out);
+/* Local. A coordinate is dim values (grids: in cell units). */
+hpart_status hpart_map_dim(const hpart_map* map, int* dim);
+hpart_status hpart_map_num_parts(const hpart_map* map, int* num_parts);
+hpart_status hpart_map_part_of(const hpart_map* map, const double* x, int32_t* part);
+/* Exact for an object the partition saw: its global id there. */
+hpart_status hpart_map_part_of_id(const hpart_map* map, const double* x, int64_t id, int32_t* part);
+hpart_status hpart_map_rank_of(const hpart_map* map, const double* x, int* rank);
+hpart_status hpart_map_rank_of_part(const hpart_map* map, int32_t part, int* rank);
+/* n points (coords n * dim, ids n or NULL) into parts (n values). */
+hpart_status hpart_map_assign(const hpart_map* map, int64_t n, const double* coords, const int64_t* ids,
+                              int32_t* parts);
+/* The parts (ranks) whose region meets the closed box [lo, hi], ascending: *count of them, the
+ * first min(*count, capacity) written. */
+hpart_status hpart_map_parts_in_box(const hpart_map* map, const double* lo, const double* hi, int32_t* parts,
+                                    int64_t capacity, int64_t* count);
+hpart_status hpart_map_ranks_in_box(const hpart_map* map, const double* lo, const double* hi, int* ranks,
+                                    int64_t capacity, int64_t* count);
+hpart_status hpart_map_save(const hpart_map* map, const char* path);
+hpart_status hpart_map_load(const char* path, hpart_map** out);
+hpart_status hpart_map_free(hpart_map** map);
 
 /* ---- Files (collective) -------------------------------------------------------------------- */
 

@@ -10,10 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "hpart/assign.hpp"
 #include "hpart/comm.hpp"
 #include "hpart/error.hpp"
 #include "hpart/graph.hpp"
 #include "hpart/grid.hpp"
+#include "hpart/hierarchy.hpp"
 #include "hpart/hpart.h"
 #include "hpart/io.hpp"
 #include "hpart/migration.hpp"
@@ -26,7 +28,7 @@ namespace hpart::capi {
 // What a registered address holds. A handle is only dereferenced after the registry said that
 // its address is live and of the expected kind, so a freed or foreign pointer is reported, never
 // read.
-enum class Kind : int { points, grid, graph, partition, rebalancer, migration };
+enum class Kind : int { points, grid, graph, partition, rebalancer, migration, map };
 const char* kind_name(Kind k);  // "hpart_points", ...
 
 // A handle that holds a communicator (Rebalancer, Migration) registers it too: once freed, its
@@ -157,6 +159,7 @@ struct hpart_partition_s {
   hpart::Partition flat;                        // every kind but grids
   std::unique_ptr<hpart::GridPartition> grid;   // grids (kept whole: repartition_grid needs it)
   hpart::Box domain;                            // grids: the whole grid
+  std::unique_ptr<hpart::HierPartition> hier;   // hierarchical points (kept whole for their map)
   std::vector<std::int64_t> sizes;              // part_sizes as int64_t
   std::vector<std::int32_t> owners;             // rank of every part
   std::optional<hpart::GraphMetrics> cut;
@@ -164,7 +167,11 @@ struct hpart_partition_s {
   bool from_scratch = false;
   int steps = 0;
   double surface_growth = 0.0;
-  [[nodiscard]] const hpart::Partition& base() const { return grid ? *grid : flat; }
+  [[nodiscard]] const hpart::Partition& base() const {
+    if (grid) return *grid;
+    if (hier) return *hier;
+    return flat;
+  }
 };
 
 struct hpart_rebalancer_s {
@@ -172,6 +179,11 @@ struct hpart_rebalancer_s {
   explicit hpart_rebalancer_s(MPI_Comm c) : comm(c) {}
   hpart::Comm comm;  // the Rebalancer borrows it: it lives as long as the handle
   std::unique_ptr<hpart::Rebalancer> rb;
+};
+
+struct hpart_map_s {
+  static constexpr hpart::capi::Kind kind = hpart::capi::Kind::map;
+  hpart::PartitionMap map;
 };
 
 struct hpart_migration_s {
@@ -187,5 +199,12 @@ namespace hpart::capi {
 hpart_partition* wrap(Partition&& p, int ranks, std::vector<int> owners = {});
 hpart_partition* wrap(GridPartition&& p, int ranks);
 hpart_partition* wrap_graph(GraphPartition&& p, int ranks);
+hpart_partition* wrap(HierPartition&& p, int ranks);
+
+// The C option structs as the C++ ones (checked: size and enums, by check_* in the caller).
+PointOptions point_options(const hpart_point_options& o);
+HierPointOptions hier_point_options(const hpart_hier_point_options& o);
+void check_point_options(Check& check, const hpart_point_options* opts);
+void check_hier_point_options(Check& check, const hpart_hier_point_options* opts);
 
 }  // namespace hpart::capi

@@ -40,6 +40,7 @@ const char* kind_name(Kind k) {
     case Kind::partition: return "hpart_partition";
     case Kind::rebalancer: return "hpart_rebalancer";
     case Kind::migration: return "hpart_migration";
+    case Kind::map: return "hpart_map";
   }
   return "hpart handle";
 }
@@ -143,6 +144,15 @@ hpart_partition* wrap(GridPartition&& p, int ranks) {
   auto h = std::make_unique<hpart_partition>();
   h->grid = std::make_unique<GridPartition>(std::move(p));
   fill_tables(*h, ranks, {});
+  register_handle(h.get(), Kind::partition);
+  return h.release();
+}
+
+hpart_partition* wrap(HierPartition&& p, int ranks) {
+  auto h = std::make_unique<hpart_partition>();
+  std::vector<int> owners = p.owner_of_part;
+  h->hier = std::make_unique<HierPartition>(std::move(p));
+  fill_tables(*h, ranks, std::move(owners));
   register_handle(h.get(), Kind::partition);
   return h.release();
 }

@@ -72,6 +72,18 @@ hpart_status hpart_migration_from_partition_f(MPI_Fint comm, const hpart_partiti
                                               hpart_migration** out) {
   return HPART_F(hpart_migration_from_partition, p, ids, out);
 }
+hpart_status hpart_map_create_points_f(MPI_Fint comm, const hpart_points* points, const hpart_point_options* opts,
+                                       const hpart_partition* p, hpart_map** out) {
+  return HPART_F(hpart_map_create_points, points, opts, p, out);
+}
+hpart_status hpart_map_create_points_hierarchical_f(MPI_Fint comm, const hpart_points* points,
+                                                    const hpart_hier_point_options* opts, const hpart_partition* p,
+                                                    hpart_map** out) {
+  return HPART_F(hpart_map_create_points_hierarchical, points, opts, p, out);
+}
+hpart_status hpart_map_create_grid_f(MPI_Fint comm, const hpart_grid* grid, const hpart_partition* p, hpart_map** out) {
+  return HPART_F(hpart_map_create_grid, grid, p, out);
+}
 hpart_status hpart_read_points_text_f(MPI_Fint comm, const char* path, int dim, hpart_points** out) {
   return HPART_F(hpart_read_points_text, path, dim, out);
 }

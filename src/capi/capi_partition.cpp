@@ -39,19 +39,47 @@ hpart_status points_call(MPI_Comm comm, const hpart_points* points, const hpart_
     if (out) *out = nullptr;
     Check check("hpart_partition_points");
     check.need(out != nullptr, "out is NULL").handle(points, Kind::points, "points");
-    check.sized(opts, "opts", "hpart_point_options_init");
-    if (opts && opts->size == sizeof(*opts)) check.need(curve_ok(opts->curve), bad_value("opts->curve", opts->curve));
+    check_point_options(check, opts);
     const hpart::Comm c = check.agreed(comm);
-    hpart::PointOptions o;
-    o.parts = opts->parts;
-    o.curve = static_cast<hpart::Curve>(opts->curve);
-    o.imbalance = opts->imbalance;
-    o.target_sizes = targets(opts->target_sizes, opts->parts);
-    *out = wrap(hpart::partition_points(c, points->view(), o), c.size());
+    *out = wrap(hpart::partition_points(c, points->view(), point_options(*opts)), c.size());
   });
 }
 
 }  // namespace
+
+namespace hpart::capi {
+
+void check_point_options(Check& check, const hpart_point_options* opts) {
+  check.sized(opts, "opts", "hpart_point_options_init");
+  if (opts && opts->size == sizeof(*opts)) check.need(curve_ok(opts->curve), bad_value("opts->curve", opts->curve));
+}
+
+void check_hier_point_options(Check& check, const hpart_hier_point_options* opts) {
+  check.sized(opts, "opts", "hpart_hier_point_options_init");
+  if (opts && opts->size == sizeof(*opts))
+    check.need(curve_ok(opts->node_curve), bad_value("opts->node_curve", opts->node_curve))
+        .need(curve_ok(opts->rank_curve), bad_value("opts->rank_curve", opts->rank_curve));
+}
+
+PointOptions point_options(const hpart_point_options& opts) {
+  PointOptions o;
+  o.parts = opts.parts;
+  o.curve = static_cast<Curve>(opts.curve);
+  o.imbalance = opts.imbalance;
+  o.target_sizes = targets(opts.target_sizes, opts.parts);
+  return o;
+}
+
+HierPointOptions hier_point_options(const hpart_hier_point_options& opts) {
+  HierPointOptions o;
+  o.parts = opts.parts;
+  o.node_curve = static_cast<Curve>(opts.node_curve);
+  o.rank_curve = static_cast<Curve>(opts.rank_curve);
+  o.imbalance = opts.imbalance;
+  return o;
+}
+
+}  // namespace hpart::capi
 
 extern "C" {
 
@@ -66,20 +94,11 @@ hpart_status hpart_partition_points_hierarchical(MPI_Comm comm, const hpart_poin
     if (out) *out = nullptr;
     Check check("hpart_partition_points_hierarchical");
     check.need(out != nullptr, "out is NULL").handle(points, Kind::points, "points");
-    check.sized(opts, "opts", "hpart_hier_point_options_init");
-    if (opts && opts->size == sizeof(*opts))
-      check.need(curve_ok(opts->node_curve), bad_value("opts->node_curve", opts->node_curve))
-          .need(curve_ok(opts->rank_curve), bad_value("opts->rank_curve", opts->rank_curve));
+    check_hier_point_options(check, opts);
     const hpart::Comm c = check.agreed(comm);
     const hpart::Topology topo = hpart::detect_topology(c, opts->topology ? opts->topology : "");
-    hpart::HierPointOptions o;
-    o.parts = opts->parts;
-    o.node_curve = static_cast<hpart::Curve>(opts->node_curve);
-    o.rank_curve = static_cast<hpart::Curve>(opts->rank_curve);
-    o.imbalance = opts->imbalance;
-    hpart::HierPartition p = hpart::partition_points_hierarchical(c, points->view(), topo, o);
-    std::vector<int> owners = std::move(p.owner_of_part);
-    *out = wrap(static_cast<hpart::Partition&&>(p), c.size(), std::move(owners));
+    const hpart::HierPointOptions o = hier_point_options(*opts);
+    *out = wrap(hpart::partition_points_hierarchical(c, points->view(), topo, o), c.size());
   });
 }
 
