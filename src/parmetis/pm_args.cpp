@@ -1,0 +1,275 @@
+// Argument rules of the ParMETIS 4 manual, checked in the order a call reads them: pointers and
+// scalars (local), then whether every rank passed the same scalars, then the arrays (local), then
+// whether vtxdist, tpwgts and ubvec agree. Each step ends in one agreement, so a rank never
+// reads an array that another rank has found unusable, and every rank reports the same problem.
+#include "parmetis/pm_args.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace hpart::parmetis {
+namespace {
+
+std::string num(long long v) { return std::to_string(v); }
+
+// The first of several equal-on-every-rank numbers that differs: "numflag differs across ranks
+// (0 on some, 1 on others)", or empty.
+std::string replicated(const Comm& comm, const std::vector<const char*>& names, std::vector<double> v) {
+  std::vector<double> lo = v, hi = v;
+  comm.min(std::span<double>(lo));
+  comm.max(std::span<double>(hi));
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!(lo[i] == hi[i]) && !(std::isnan(lo[i]) && std::isnan(hi[i])))
+      return std::string(names[i]) + " differs across ranks (" + std::to_string(lo[i]) + " on some, " +
+             std::to_string(hi[i]) + " on others): every rank must pass the same value";
+  return {};
+}
+
+// An array every rank must pass alike (vtxdist, tpwgts, ubvec): its first differing entry.
+std::string replicated_array(const Comm& comm, const char* name, std::vector<double> v) {
+  std::vector<double> lo = v, hi = v;
+  comm.min(std::span<double>(lo));
+  comm.max(std::span<double>(hi));
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!(lo[i] == hi[i]))
+      return std::string(name) + " differs across ranks: " + name + "[" + num(static_cast<long long>(i)) +
+             "] is " + std::to_string(lo[i]) + " on some ranks and " + std::to_string(hi[i]) +
+             " on others; every rank must pass the same array";
+  return {};
+}
+
+bool is_repart(Kind k) { return k == Kind::refine || k == Kind::adaptive; }
+
+// Step 1 (local): pointers and the scalars' ranges.
+std::string check_scalars(const RawArgs& a, Kind kind) {
+  struct Ptr { const void* p; const char* name; };
+  const Ptr required[] = {{a.vtxdist, "vtxdist"}, {a.wgtflag, "wgtflag"}, {a.numflag, "numflag"},
+                          {a.ncon, "ncon"},       {a.nparts, "nparts"},   {a.tpwgts, "tpwgts"},
+                          {a.ubvec, "ubvec"},     {a.edgecut, "edgecut"}, {a.part, "part"}};
+  for (const Ptr& r : required)
+    if (r.p == nullptr) return std::string(r.name) + " is NULL";
+  if (kind == Kind::geom_kway && a.ndims == nullptr) return "ndims is NULL";
+  if (kind == Kind::adaptive && a.itr == nullptr) return "ipc2redist (itr) is NULL";
+  if (*a.wgtflag < 0 || *a.wgtflag > 3) return "wgtflag must be 0, 1, 2 or 3 (got " + num(*a.wgtflag) + ")";
+  if (*a.numflag != 0 && *a.numflag != 1) return "numflag must be 0 or 1 (got " + num(*a.numflag) + ")";
+  if (*a.ncon < 1) return "ncon must be >= 1 (got " + num(*a.ncon) + ")";
+  if (*a.nparts < 1) return "nparts must be >= 1 (got " + num(*a.nparts) + ")";
+  if (*a.nparts > 1000000000) return "nparts must be < 10^9 (got " + num(*a.nparts) + ")";
+  if (kind == Kind::geom_kway && (*a.ndims < 1 || *a.ndims > 3))
+    return "ndims must be 1, 2 or 3 (got " + num(*a.ndims) + ")";
+  if (kind == Kind::adaptive && !(std::isfinite(*a.itr) && *a.itr > 0))
+    return "ipc2redist (itr) must be finite and > 0 (got " + std::to_string(*a.itr) + ")";
+  if ((*a.wgtflag & 2) && a.vwgt == nullptr) return "vwgt is NULL but wgtflag " + num(*a.wgtflag) + " says vertex weights are given";
+  if ((*a.wgtflag & 1) && a.adjwgt == nullptr) return "adjwgt is NULL but wgtflag " + num(*a.wgtflag) + " says edge weights are given";
+  if (is_repart(kind) && *a.ncon > 1)
+    return "ncon = " + num(*a.ncon) + ": hpart's repartitioning balances one vertex weight; ncon must be 1";
+  if (a.options != nullptr && a.options[0] != 0 && is_repart(kind) && a.options[3] != PARMETIS_PSR_COUPLED &&
+      a.options[3] != PARMETIS_PSR_UNCOUPLED)
+    return "options[3] must be PARMETIS_PSR_COUPLED (1) or PARMETIS_PSR_UNCOUPLED (2) (got " + num(a.options[3]) + ")";
+  return {};
+}
+
+// Step 2 (collective): the scalars every rank must pass alike.
+std::string check_replicated_scalars(const Comm& comm, const RawArgs& a, Kind kind) {
+  const bool opt = a.options != nullptr && a.options[0] != 0;
+  std::vector<const char*> names = {"wgtflag", "numflag", "ncon", "nparts", "options[0]", "options[1]", "options[2]"};
+  std::vector<double> v = {double(*a.wgtflag), double(*a.numflag), double(*a.ncon), double(*a.nparts),
+                           opt ? 1.0 : 0.0, opt ? double(a.options[1]) : 0.0, opt ? double(a.options[2]) : 0.0};
+  if (is_repart(kind)) names.push_back("options[3]"), v.push_back(opt ? double(a.options[3]) : 0.0);
+  if (kind == Kind::geom_kway) names.push_back("ndims"), v.push_back(double(*a.ndims));
+  if (kind == Kind::adaptive) names.push_back("ipc2redist (itr)"), v.push_back(double(*a.itr));
+  return replicated(comm, names, std::move(v));
+}
+
+// Step 3 (local): vtxdist, xadj, adjncy and the other arrays of this rank.
+std::string based(idx_t base) {
+  return base ? " (numflag 1: vtxdist, xadj and adjncy are 1-based)" : " (numflag 0: 0-based)";
+}
+
+// Step 3 (local, then compared across ranks): vtxdist.
+std::string check_vtxdist(const Comm& comm, const idx_t* vtxdist, idx_t base) {
+  const idx_t R = comm.size();
+  std::string problem;
+  if (vtxdist[0] != base)
+    problem = "vtxdist[0] must be " + num(base) + " (got " + num(vtxdist[0]) + ")" + based(base);
+  for (idx_t i = 0; i < R && problem.empty(); ++i)
+    if (vtxdist[i + 1] < vtxdist[i])
+      problem = "vtxdist decreases: vtxdist[" + num(i + 1) + "] = " + num(vtxdist[i + 1]) + " < vtxdist[" + num(i) +
+                "] = " + num(vtxdist[i]);
+  agree(comm, problem);
+  return replicated_array(comm, "vtxdist", std::vector<double>(vtxdist, vtxdist + R + 1));
+}
+
+// Step 4 (local): xadj, adjncy and the other arrays of this rank.
+std::string check_arrays(const Comm& comm, const RawArgs& a, Kind kind) {
+  const idx_t base = *a.numflag, R = comm.size(), r = comm.rank();
+  const idx_t n = a.vtxdist[r + 1] - a.vtxdist[r], N = a.vtxdist[R] - base;
+  if (a.xadj == nullptr) return "xadj is NULL";
+  if (a.xadj[0] != base) return "xadj[0] must be " + num(base) + " (got " + num(a.xadj[0]) + ")" + based(base);
+  for (idx_t i = 0; i < n; ++i)
+    if (a.xadj[i + 1] < a.xadj[i])
+      return "xadj decreases at local vertex " + num(i) + ": xadj[" + num(i + 1) + "] = " + num(a.xadj[i + 1]) +
+             " < xadj[" + num(i) + "] = " + num(a.xadj[i]);
+  const idx_t m = a.xadj[n] - a.xadj[0];
+  if (m > 0 && a.adjncy == nullptr) return "adjncy is NULL";
+  for (idx_t e = 0; e < m; ++e)
+    if (a.adjncy[e] < base || a.adjncy[e] >= N + base)
+      return "adjncy[" + num(e) + "] = " + num(a.adjncy[e]) + " is not a vertex id in [" + num(base) + ", " +
+             num(N - 1 + base) + "]" + based(base);
+  if (kind == Kind::geom_kway && n > 0 && a.xyz == nullptr) return "xyz is NULL";
+  if (kind == Kind::adaptive && a.vsize != nullptr)
+    for (idx_t i = 0; i < n; ++i) {
+      const idx_t w = (*a.wgtflag & 2) ? a.vwgt[i] : 1;
+      if (a.vsize[i] != w)
+        return "vsize[" + num(i) + "] = " + num(a.vsize[i]) + " differs from the vertex's weight " + num(w) +
+               ": hpart counts a vertex's migration cost as its (first) weight, so vsize must be NULL with unit "
+               "weights or equal vwgt";
+    }
+  if (kind == Kind::adaptive && a.vsize == nullptr && (*a.wgtflag & 2))
+    for (idx_t i = 0; i < n; ++i)
+      if (a.vwgt[i] != 1)
+        return "vsize is NULL (unit migration cost) but vwgt[" + num(i) + "] = " + num(a.vwgt[i]) +
+               ": hpart counts a vertex's migration cost as its weight; pass vsize equal to vwgt to accept that";
+  return {};
+}
+
+// Step 5 (collective, then the same decision everywhere): tpwgts and ubvec.
+std::string check_targets(const Comm& comm, const RawArgs& a, Kind kind, Problem& p) {
+  const idx_t ncon = *a.ncon, K = *a.nparts;
+  const std::size_t nt = static_cast<std::size_t>(ncon * K);
+  std::string problem = replicated_array(comm, "tpwgts", std::vector<double>(a.tpwgts, a.tpwgts + nt));
+  if (problem.empty()) problem = replicated_array(comm, "ubvec", std::vector<double>(a.ubvec, a.ubvec + ncon));
+  if (!problem.empty()) return problem;
+  for (idx_t c = 0; c < ncon; ++c) {
+    double sum = 0;
+    for (idx_t q = 0; q < K; ++q) {
+      const double t = a.tpwgts[q * ncon + c];
+      if (!std::isfinite(t) || t < 0 || t > 1.001)
+        return "tpwgts[" + num(q * ncon + c) + "] = " + std::to_string(t) + " (part " + num(q) + ", constraint " +
+               num(c) + ") must be a fraction in [0, 1]";
+      sum += t;
+    }
+    if (sum < 0.999 || sum > 1.001)
+      return "tpwgts of constraint " + num(c) + " sum to " + std::to_string(sum) + ", not 1";
+    if (!std::isfinite(a.ubvec[c]) || a.ubvec[c] < 1.0 || a.ubvec[c] >= 11.0)
+      return "ubvec[" + num(c) + "] = " + std::to_string(a.ubvec[c]) + " must be in [1, 11) (1.05: 5% imbalance)";
+  }
+  bool uniform = true;
+  for (idx_t q = 0; q < K; ++q) {
+    const double t0 = a.tpwgts[q * ncon];
+    if (!(t0 > 0))
+      return "tpwgts[" + num(q * ncon) + "] = 0: hpart needs every part's target weight > 0";
+    for (idx_t c = 1; c < ncon; ++c)
+      if (std::abs(a.tpwgts[q * ncon + c] - t0) > 1e-6)
+        return "tpwgts: part " + num(q) + " has " + std::to_string(t0) + " for constraint 0 but " +
+               std::to_string(a.tpwgts[q * ncon + c]) + " for constraint " + num(c) +
+               "; hpart takes one target per part for all constraints";
+    uniform = uniform && std::abs(t0 * double(K) - 1.0) < 1e-4;
+  }
+  if (is_repart(kind) && !uniform)
+    return "tpwgts: hpart's repartitioning aims at equal parts; non-uniform tpwgts are only taken by "
+           "ParMETIS_V3_PartKway and ParMETIS_V3_PartGeomKway";
+  if (!uniform) {
+    p.targets.resize(static_cast<std::size_t>(K));
+    for (idx_t q = 0; q < K; ++q) p.targets[static_cast<std::size_t>(q)] = a.tpwgts[q * ncon];
+  }
+  p.min_ubvec = *std::min_element(a.ubvec, a.ubvec + ncon);
+  p.imbalance = p.min_ubvec - 1.0;
+  return {};
+}
+
+// The arrays in hpart's types, 0-based; only the weights that wgtflag says are given. Without
+// vertex weights every constraint is 1, which is one unit weight (ncon 1).
+GraphFile convert(const Comm& comm, const RawArgs& a, Kind kind) {
+  const idx_t base = *a.numflag, R = comm.size(), r = comm.rank();
+  const auto n = static_cast<std::size_t>(a.vtxdist[r + 1] - a.vtxdist[r]);
+  GraphFile g;
+  g.vtxdist.resize(static_cast<std::size_t>(R) + 1);
+  for (std::size_t i = 0; i < g.vtxdist.size(); ++i) g.vtxdist[i] = a.vtxdist[i] - base;
+  g.xadj.resize(n + 1);
+  for (std::size_t i = 0; i <= n; ++i) g.xadj[i] = a.xadj[i] - a.xadj[0];
+  const auto m = static_cast<std::size_t>(g.xadj[n]);
+  g.adjncy.resize(m);
+  for (std::size_t e = 0; e < m; ++e) g.adjncy[e] = a.adjncy[e] - base;
+  g.ncon = 1;
+  if (*a.wgtflag & 2) {
+    g.ncon = static_cast<int>(*a.ncon);
+    g.vwgt.assign(a.vwgt, a.vwgt + n * static_cast<std::size_t>(g.ncon));
+  }
+  if (*a.wgtflag & 1) g.adjwgt.assign(a.adjwgt, a.adjwgt + m);
+  if (kind == Kind::geom_kway) {
+    const auto d = static_cast<std::size_t>(*a.ndims);
+    g.dim = d == 3 ? 3 : 2;  // a line is the plane's x axis: the same curve order
+    g.coords.assign(n * static_cast<std::size_t>(g.dim), 0.0);
+    for (std::size_t v = 0; v < n; ++v)
+      for (std::size_t k = 0; k < d; ++k) g.coords[v * static_cast<std::size_t>(g.dim) + k] = a.xyz[v * d + k];
+  }
+  g.global_vertices = g.vtxdist.back();
+  return g;
+}
+
+// RefineKway / AdaptiveRepart: the partition to start from (options[3]; the manual's rule).
+std::string starting_parts(const Comm& comm, const RawArgs& a, Problem& p) {
+  const bool opt = a.options != nullptr && a.options[0] != 0;
+  p.coupled = comm.size() == p.nparts && (!opt || a.options[3] == PARMETIS_PSR_COUPLED);
+  const std::size_t n = p.graph.xadj.size() - 1;
+  p.current.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const idx_t q = p.coupled ? comm.rank() : a.part[i] - p.numflag;
+    if (q < 0 || q >= p.nparts)
+      return "part[" + num(static_cast<long long>(i)) + "] = " + num(a.part[i]) + " is not a part id in [" +
+             num(p.numflag) + ", " + num(p.nparts - 1 + p.numflag) + "] (the partition to start from)";
+    p.current[i] = static_cast<part_t>(q);
+  }
+  return {};
+}
+
+}  // namespace
+
+Problem prepare_graph(const Comm& comm, const RawArgs& a, Kind kind) {
+  agree(comm, check_scalars(a, kind));
+  agree(comm, check_replicated_scalars(comm, a, kind));
+  agree(comm, check_vtxdist(comm, a.vtxdist, *a.numflag));
+  agree(comm, check_arrays(comm, a, kind));
+  Problem p;
+  agree(comm, check_targets(comm, a, kind, p));
+  p.nparts = static_cast<int>(*a.nparts);
+  p.numflag = static_cast<int>(*a.numflag);
+  if (a.options != nullptr && a.options[0] != 0) {
+    p.dbglvl = static_cast<int>(a.options[1]);
+    p.seed = static_cast<int>(a.options[2] % 1000000007);
+  }
+  if (kind == Kind::adaptive) p.itr = static_cast<double>(*a.itr);
+  if (kind == Kind::refine) p.itr = 1e6;  // the cut is all that counts; migration breaks ties
+  p.graph = convert(comm, a, kind);
+  if (kind == Kind::refine || kind == Kind::adaptive) agree(comm, starting_parts(comm, a, p));
+  return p;
+}
+
+int prepare_geom(const Comm& comm, const idx_t* vtxdist, const idx_t* ndims, const real_t* xyz, const idx_t* part,
+                 std::vector<double>& coords) {
+  std::string problem = vtxdist == nullptr ? "vtxdist is NULL"
+                        : ndims == nullptr ? "ndims is NULL"
+                        : part == nullptr  ? "part is NULL"
+                                           : "";
+  if (problem.empty() && (*ndims < 1 || *ndims > 3)) problem = "ndims must be 1, 2 or 3 (got " + num(*ndims) + ")";
+  agree(comm, problem);
+  agree(comm, replicated(comm, {"ndims"}, {double(*ndims)}));
+  agree(comm, check_vtxdist(comm, vtxdist, 0));
+  const idx_t r = comm.rank();
+  const auto n = static_cast<std::size_t>(vtxdist[r + 1] - vtxdist[r]);
+  agree(comm, n > 0 && xyz == nullptr ? "xyz is NULL" : "");
+  const auto d = static_cast<std::size_t>(*ndims);
+  const int dim = d == 3 ? 3 : 2;
+  coords.assign(n * static_cast<std::size_t>(dim), 0.0);
+  for (std::size_t v = 0; v < n; ++v)
+    for (std::size_t k = 0; k < d; ++k) coords[v * static_cast<std::size_t>(dim) + k] = xyz[v * d + k];
+  return dim;
+}
+
+void agree(const Comm& comm, const std::string& problem) {
+  comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
+}
+}  // namespace hpart::parmetis
