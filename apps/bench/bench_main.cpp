@@ -15,6 +15,7 @@
 #include "bench_record.hpp"
 #include "hpart/comm.hpp"
 #include "hpart/error.hpp"
+#include "hpart/version.hpp"
 #include "graph_suite.hpp"
 #include "grid_suite.hpp"
 #include "points_suite.hpp"
@@ -264,6 +265,8 @@ int run(int argc, char** argv, int rank) {
                  "--reps > 1 still one file per record: the result its metrics describe. For comparing two builds "
                  "bit for bit: scripts/compare_parts.py")
       ->type_name("DIR");
+  app.set_version_flag("--version", std::string("hpart-bench ") + hpart::version() + " (" + hpart::features_string() + ")",
+                       "print the version of hpart and the optional dependencies it was built with, then exit");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

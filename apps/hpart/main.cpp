@@ -132,6 +132,10 @@ int run(int argc, char** argv, const hpart::Comm& comm) {
                "exact weighted splitters, and structured grids into curve ranges, boxes or node-then-rank\n"
                "hierarchies; reads and writes text and parallel HDF5 files."};
   app.footer(kFooter);
+  // The library's version (the one the program runs with) and the optional dependencies it was
+  // built with, e.g. "hpart 0.1.0 (+METIS +HDF5 +PNG +hwloc -Kokkos)"; rank 0 prints, exit 0.
+  app.set_version_flag("--version", std::string("hpart ") + hpart::version() + " (" + hpart::features_string() + ")",
+                       "print the version and the optional dependencies this build has, then exit");
   app.require_subcommand(1);
   hpart_cli::PartitionArgs partition;
   hpart_cli::GenerateArgs generate;

@@ -1,5 +1,7 @@
 #include "core/numa_binding.hpp"
 
+#include "hpart/version.hpp"  // HPART_HAVE_HWLOC
+
 #if HPART_HAVE_HWLOC
 #include <hwloc.h>
 #endif

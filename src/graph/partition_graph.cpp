@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/agreement.hpp"
+#include "core/features.hpp"
 #include "core/log.hpp"
 #include "metrics/graph_cut.hpp"
 #include "core/memory_budget.hpp"
@@ -19,6 +20,7 @@
 #include "core/huge_pages.hpp"
 #include "graph/multilevel.hpp"
 #include "hpart/graph.hpp"
+#include "hpart/version.hpp"
 #include "kernels/enum_names.hpp"
 
 namespace hpart {
@@ -120,6 +122,11 @@ GraphPartition partition_validated(const Comm& comm, const Graph& g, const Graph
       .values("GraphOptions::target_sizes", opts.target_sizes);
   const std::string problem = check_options(comm, g, opts, totals);
   detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
+  // The multilevel kernel's initial partition and the metis method call METIS; geometric+refine
+  // does not. Agreed options, a compile-time fact: the same verdict on every rank.
+  if (opts.method != GraphMethod::geometric_refine)
+    detail::require_dependency(HPART_HAVE_METIS, "METIS",
+                               std::string("partition_graph (method ") + to_string(opts.method) + ")");
   // Vertex weights that are all zero carry no balance information: every method balances vertex
   // counts instead (as the point partitioners do; the distributed refinement would otherwise
   // see every part within a bound of 0). The metrics still report the weights given.

@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "core/features.hpp"
+#include "hpart/version.hpp"
 #include "core/log.hpp"
 #include "metrics/partition_metrics.hpp"
 #include "core/validate.hpp"
@@ -130,6 +132,8 @@ HierGridPartition hierarchical(const Comm& comm, const Grid& grid, const Topolog
       .value("imbalance", opts.imbalance);
   grid::replicate_grid(args, grid);
   detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
+  if (opts.node_cut == NodeCut::graph)  // METIS cuts the block graph into nodes (agreed option)
+    detail::require_dependency(HPART_HAVE_METIS, "METIS", "the grid hierarchy's graph node cut (NodeCut::graph)");
 
   const std::vector<int> per_node = hier::parts_per_node(topology, K);
   if (opts.node_cut == NodeCut::staircase) return hier::staircase_partition(comm, grid, topology, per_node, opts.imbalance);

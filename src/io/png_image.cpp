@@ -1,6 +1,11 @@
 #include "io/png_image.hpp"
 
+#include "core/features.hpp"
+#include "hpart/version.hpp"  // HPART_HAVE_PNG
+
+#if HPART_HAVE_PNG
 #include <png.h>
+#endif
 
 #include <cmath>
 #include <cstdio>
@@ -25,6 +30,12 @@ Rgb part_colour(int part) {
   return {byte(r), byte(g), byte(b)};
 }
 
+#if !HPART_HAVE_PNG
+// Unreached (the writers check at their entry); a message, not a crash, if a new caller forgets.
+std::string write_png_rgb(const std::string&, int, int, const std::vector<std::uint8_t>&) {
+  return built_without("PNG", "write_png_rgb");
+}
+#else
 std::string write_png_rgb(const std::string& path, int width, int height, const std::vector<std::uint8_t>& rgb) {
   std::unique_ptr<FILE, int (*)(FILE*)> fp(std::fopen(path.c_str(), "wb"), &std::fclose);
   if (!fp) return "cannot open '" + path + "' for writing";
@@ -49,5 +60,6 @@ std::string write_png_rgb(const std::string& path, int width, int height, const 
   png_destroy_write_struct(&png, &info);
   return std::fclose(fp.release()) == 0 ? std::string() : "cannot finish writing '" + path + "'";
 }
+#endif
 
 }  // namespace hpart::detail

@@ -8,9 +8,11 @@
 #include <vector>
 
 #include "core/agreement.hpp"
+#include "core/features.hpp"
 #include "core/memory_budget.hpp"
 #include "grid/grid_input.hpp"
 #include "hpart/io.hpp"
+#include "hpart/version.hpp"
 #include "io/png_image.hpp"
 
 namespace hpart {
@@ -26,7 +28,9 @@ void write_grid_partition_png(const Comm& comm, const std::string& path, const G
   if (message.empty() && comm.rank() == 0)
     message = detail::check_memory(static_cast<double>(max_side) * max_side * 7.0,
                                    "a picture of " + std::to_string(max_side) + " pixels a side", "use a smaller max_side");
-  if (!message.empty()) message = "write_grid_partition_png: " + message;
+  // Agreed with the arguments below: every rank throws the same error, before any drawing.
+  if (message.empty() && !HPART_HAVE_PNG) message = detail::built_without("PNG", "write_grid_partition_png");
+  else if (!message.empty()) message = "write_grid_partition_png: " + message;
   detail::Replicated args;
   args.text("file path", path)
       .value("max_side", static_cast<long long>(max_side))

@@ -11,10 +11,12 @@
 #include <vector>
 
 #include "core/agreement.hpp"
+#include "core/features.hpp"
 #include "core/memory_budget.hpp"
 #include "core/validate.hpp"
 #include "metrics/part_ids.hpp"
 #include "hpart/io.hpp"
+#include "hpart/version.hpp"
 #include "io/png_image.hpp"
 
 namespace hpart {
@@ -81,7 +83,9 @@ void write_partition_png(const Comm& comm, const std::string& path, const PointS
   if (message.empty())
     message = detail::check_memory(static_cast<double>(max_side) * max_side * (comm.rank() == 0 ? 7.0 : 4.0),
                                    "a picture of " + std::to_string(max_side) + " pixels a side", "use a smaller max_side");
-  if (!message.empty()) message = "write_partition_png: " + message;
+  // Agreed with the arguments below: every rank throws the same error, before any drawing.
+  if (message.empty() && !HPART_HAVE_PNG) message = detail::built_without("PNG", "write_partition_png");
+  else if (!message.empty()) message = "write_partition_png: " + message;
   detail::Replicated args;
   args.text("file path", path)
       .value("num_parts", static_cast<long long>(num_parts))

@@ -3,11 +3,17 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/features.hpp"
+
 namespace hpart::graphk {
 
 const char* metis_function(bool kway) { return kway ? "METIS_PartGraphKway" : "METIS_PartGraphRecursive"; }
 
 MetisResult run_metis(MetisProblem& p) {
+#if !HPART_HAVE_METIS
+  detail::require_dependency(false, "METIS", metis_function(p.kway));
+  return {};
+#else
   idx_t nvtxs = static_cast<idx_t>(p.xadj.size()) - 1, objval = 0;
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
@@ -20,6 +26,7 @@ MetisResult run_metis(MetisProblem& p) {
                    p.adjwgt.empty() ? nullptr : p.adjwgt.data(), &p.parts, p.tpwgts.data(), p.ubvec.data(), options,
                    &objval, r.part.data());
   return r;
+#endif
 }
 
 std::vector<idx_t> metis_weights(std::span<const std::int64_t> w, std::size_t stride, std::size_t c, double total,

@@ -4,12 +4,22 @@
 // parts. Every METIS call of hpart goes through it (the multilevel kernel's initial partition and
 // the metis method, and the hierarchy's node-level cut of a grid's block graph), so the options
 // are set one way and the idx_t limits are dealt with in one place.
-#include <metis.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
+
+#include "hpart/version.hpp"  // HPART_HAVE_METIS
+
+#if HPART_HAVE_METIS
+#include <metis.h>
+#else
+// Built without METIS (HPART_WITH_METIS=OFF): METIS's types as in Debian's build, so the callers
+// compile unchanged; run_metis throws (the public calls that reach it check first, on every rank).
+using idx_t = std::int32_t;
+using real_t = float;
+inline constexpr int METIS_OK = 1;
+#endif
 
 namespace hpart::graphk {
 
@@ -37,6 +47,8 @@ struct MetisResult {
 const char* metis_function(bool kway);
 
 // METIS on `p` (which METIS may reorder internally; the arrays are not changed for the caller).
+// Built without METIS: throws hpart::Error (a safety net: every public call that gets here
+// checks with detail::require_dependency at its entry, on every rank).
 MetisResult run_metis(MetisProblem& p);
 
 // Constraint c of weights `w` (stride values per vertex) in idx_t: scaled down when `total`

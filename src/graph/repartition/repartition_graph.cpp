@@ -5,6 +5,8 @@
 #include <cmath>
 #include <string>
 
+#include "core/features.hpp"
+#include "hpart/version.hpp"
 #include "core/agreement.hpp"
 #include "core/log.hpp"
 #include "metrics/partition_metrics.hpp"
@@ -62,6 +64,9 @@ GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<c
       .value("GraphRepartOptions::reference_cut", opts.reference_cut)
       .value("GraphRepartOptions::max_surface_growth", opts.max_surface_growth);
   graph::check_vertex_parts(comm, g, current, opts.parts, "repartition_graph", args, check_options(opts, g.ncon));
+  // Its fallback is a fresh multilevel partition (METIS's initial partition): required up front,
+  // so that whether a call works never depends on the data.
+  detail::require_dependency(HPART_HAVE_METIS, "METIS", "repartition_graph (its fresh-partition fallback)");
 
   const graph::GhostExchange ghosts(comm, g);
   repart::GraphDiffusion diffusion(comm, g, ghosts, current, opts.parts, opts.imbalance, opts.itr);
