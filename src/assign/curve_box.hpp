@@ -16,9 +16,13 @@ using CellIndex = std::array<std::uint32_t, 3>;
 // key(cell) -> curve key; mask(s) -> the key bits that vary inside an aligned cube of 2^s cells;
 // ranges(kmin, kmax, &r0, &r1) -> the inclusive run of ranges that hold keys in [kmin, kmax];
 // mark(r0, r1) records them. top: the level whose one cube covers the grid.
+// sparse: the keys of a cube include keys of no cell (grid keys on a finer key grid, cells
+// scaled by 2^shift onto it), so a range may meet a cube's keys without holding one of its
+// cells: a cube inside the box is then split like the others, and a single cell looks up its
+// own key only.
 template <class Key, class Mask, class Ranges, class Mark>
 void descend_box(int dim, int level, const CellIndex& corner, const CellIndex& lo, const CellIndex& hi,
-                 const Key& key, const Mask& mask, const Ranges& ranges, const Mark& mark) {
+                 const Key& key, const Mask& mask, const Ranges& ranges, const Mark& mark, bool sparse = false) {
   const std::uint64_t side = std::uint64_t{1} << level;
   bool inside = true;
   for (int a = 0; a < dim; ++a) {
@@ -26,10 +30,10 @@ void descend_box(int dim, int level, const CellIndex& corner, const CellIndex& l
     if (c1 < lo[a] || c0 > hi[a]) return;  // outside the box
     inside = inside && c0 >= lo[a] && c1 <= hi[a];
   }
-  const std::uint64_t m = mask(level), k = key(corner);
+  const std::uint64_t m = level == 0 ? 0 : mask(level), k = key(corner);
   int r0 = 0, r1 = 0;
   ranges(k & ~m, k | m, &r0, &r1);
-  if (inside || r0 == r1 || level == 0) {
+  if ((inside && !sparse) || r0 == r1 || level == 0) {
     mark(r0, r1);
     return;
   }
@@ -38,15 +42,18 @@ void descend_box(int dim, int level, const CellIndex& corner, const CellIndex& l
     CellIndex c = corner;
     for (int a = 0; a < dim; ++a)
       if (child & (1 << a)) c[a] += half;
-    descend_box(dim, level - 1, c, lo, hi, key, mask, ranges, mark);
+    descend_box(dim, level - 1, c, lo, hi, key, mask, ranges, mark, sparse);
   }
 }
 
-// The mask of a left-aligned key of `key_bits` bits whose lowest `zero_bits` are always 0
-// (coarse grid keys), for a cube of 2^s cells per axis in dim dimensions.
+// The key bits that vary inside an aligned cube of 2^s cells per axis in dim dimensions, for
+// left-aligned keys whose lowest `zero_bits` are always 0 (coarse grid keys): those stay out of
+// the mask, so k | mask is the cube's last real key (a splitter may sit just above it).
 inline std::uint64_t cube_mask(int dim, int s, int zero_bits) {
   const int b = zero_bits + dim * s;
-  return b >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << b) - 1;
+  const std::uint64_t upto = b >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << b) - 1;
+  const std::uint64_t zeros = zero_bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << zero_bits) - 1;
+  return upto & ~zeros;
 }
 
 }  // namespace hpart::detail

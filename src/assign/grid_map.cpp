@@ -71,7 +71,7 @@ void curve_box(const grid::CurveLocator& c, const Box& b, std::vector<char>& par
   const auto marks = [&parts](int r0, int r1) {
     for (int r = r0; r <= r1; ++r) parts[static_cast<std::size_t>(r)] = 1;
   };
-  descend_box(ck.dim, ck.levels - ck.shift, CellIndex{0, 0, 0}, lo, hi, key, mask, ranges, marks);
+  descend_box(ck.dim, ck.levels - ck.shift, CellIndex{0, 0, 0}, lo, hi, key, mask, ranges, marks, ck.shift > 0);
 }
 
 }  // namespace
@@ -127,9 +127,9 @@ void write_locator(TextWriter& w, const GridLocator* l) {
         .integer(static_cast<long long>(c->inner.size())).end_line();
     for (const sfc::Order v : c->inner)
       w.hex(static_cast<std::uint64_t>(v >> 64)).integer(static_cast<long long>(static_cast<std::uint64_t>(v))).end_line();
-  } else if (const auto* t = dynamic_cast<const grid::TreeLocator*>(l)) {
-    w.word("locator").word("tree").integer(static_cast<long long>(t->nodes.size())).end_line();
-    for (const grid::CutNode& n : t->nodes)
+  } else if (const auto* tree = dynamic_cast<const grid::TreeLocator*>(l)) {
+    w.word("locator").word("tree").integer(static_cast<long long>(tree->nodes.size())).end_line();
+    for (const grid::CutNode& n : tree->nodes)
       w.integer(n.dim).integer(n.cut).integer(n.lower).integer(n.upper).integer(n.first).end_line();
   } else if (const auto* t = dynamic_cast<const grid::TensorLocator*>(l)) {
     w.word("locator").word("tensor").end_line();

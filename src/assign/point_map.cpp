@@ -26,30 +26,34 @@ struct LabelRange {
 };
 
 // Collective: per label, its smallest and largest (key, id) over all ranks (three allreduces of
-// O(labels)). Largest values travel negated (bitwise for keys) so that one MIN does both.
+// O(labels)). Largest values travel negated so that one MIN does both. Keys travel as signed
+// values with the top bit flipped (order-preserving): MPI implementations differ on unsigned MIN.
 std::vector<LabelRange> label_ranges(const Comm& comm, std::span<const std::uint64_t> keys, std::span<const gid_t> ids,
                                      std::span<const int> labels, int L) {
   const auto nl = static_cast<std::size_t>(L);
-  constexpr auto kNone = std::numeric_limits<std::uint64_t>::max();
-  std::vector<unsigned long> k(2 * nl, kNone);
+  constexpr std::uint64_t kFlip = std::uint64_t{1} << 63;
+  const auto enc = [](std::uint64_t key) { return static_cast<long>(key ^ kFlip); };
+  const auto dec = [](long v) { return static_cast<std::uint64_t>(v) ^ kFlip; };
+  constexpr long kNone = std::numeric_limits<long>::max();
+  std::vector<long> k(2 * nl, kNone);
   std::vector<long long> count(nl, 0);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const auto l = static_cast<std::size_t>(labels[i]);
-    k[l] = std::min<unsigned long>(k[l], keys[i]);
-    k[nl + l] = std::min<unsigned long>(k[nl + l], ~keys[i]);
+    k[l] = std::min(k[l], enc(keys[i]));
+    k[nl + l] = std::min(k[nl + l], enc(~keys[i]));  // ~key reverses the key order
     ++count[l];
   }
-  comm.min(std::span<unsigned long>(k));
+  comm.min(std::span<long>(k));
   comm.sum(std::span<long long>(count));
-  std::vector<long> id(2 * nl, std::numeric_limits<long>::max());
+  std::vector<long> id(2 * nl, kNone);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const auto l = static_cast<std::size_t>(labels[i]);
-    if (keys[i] == k[l]) id[l] = std::min<long>(id[l], ids[i]);
-    if (keys[i] == ~k[nl + l]) id[nl + l] = std::min<long>(id[nl + l], -ids[i]);
+    if (enc(keys[i]) == k[l]) id[l] = std::min<long>(id[l], ids[i]);
+    if (enc(~keys[i]) == k[nl + l]) id[nl + l] = std::min<long>(id[nl + l], -ids[i]);
   }
   comm.min(std::span<long>(id));
   std::vector<LabelRange> out(nl);
-  for (std::size_t l = 0; l < nl; ++l) out[l] = {k[l], ~k[nl + l], id[l], -id[nl + l], count[l]};
+  for (std::size_t l = 0; l < nl; ++l) out[l] = {dec(k[l]), ~dec(k[nl + l]), id[l], -id[nl + l], count[l]};
   return out;
 }
 
