@@ -69,6 +69,7 @@ function(expect_without dep)
 endfunction()
 expect_without(METIS partition --graph ${BUILD}/ring.graph --parts 2)
 expect_without(METIS partition --graph ${BUILD}/ring.graph --parts 2 --method metis)
+expect_without(METIS grid --extent 32,24 --parts 4 --method hier --topology 2x1)  # the graph node cut
 expect_without(HDF5 generate --shape uniform2d --n 100 --out ${BUILD}/pts.h5)
 expect_without(PNG partition --points ${BUILD}/pts.txt --parts 4 --png ${BUILD}/pts.png)
 string(TIMESTAMP t2 "%s")
