@@ -1,0 +1,154 @@
+! Graphs and grids from Fortran with INTEGER communicators (use mpi): a grid graph's partition
+! (64- and 32-bit arrays alike) has parts in range, the cut counted here independently, the
+! balance it reports; a repartition after a weight change counts what it moved; a grid
+! partition locates every local cell in the part it gave it.
+program f_graph
+  use, intrinsic :: iso_c_binding
+  use mpi
+  use hpart
+  use ftest_support
+  implicit none
+  integer, parameter :: K = 4, NX = 20, NY = 15
+  integer :: rank, nranks, ierr
+  integer(c_int64_t), allocatable, target :: vtxdist(:), xadj(:), adjncy(:), vwgt(:)
+  integer(c_int32_t), allocatable :: parts(:), parts32(:)
+  type(hpart_graph) :: graph
+  type(hpart_graph_options) :: opts
+  type(hpart_partition) :: part
+  type(hpart_metrics) :: m
+  type(hpart_graph_metrics) :: gm
+
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
+  call grid_graph(rank, nranks, NX, NY, vtxdist, xadj, adjncy)
+  call hpart_graph_create(MPI_COMM_WORLD, vtxdist, xadj, adjncy, graph)
+  call hpart_graph_options_init(opts)
+  opts%parts = K
+  call hpart_partition_graph(MPI_COMM_WORLD, graph, opts, part)
+  allocate (parts(size(xadj) - 1), parts32(size(xadj) - 1))
+  call hpart_get_parts(part, parts)
+  call check(all(parts >= 0 .and. parts < K), 'every vertex has a part in [0, K)')
+  call hpart_partition_metrics(part, m)
+  call check(m%has_cut == 1 .and. m%edge_cut == cut_of(parts), 'the reported cut is the one counted here')
+  call hpart_graph_cut(MPI_COMM_WORLD, graph, parts, K, gm)
+  call check(gm%edge_cut == m%edge_cut, 'hpart_graph_cut agrees')
+  call check(abs(m%imbalance - imbalance_of(parts, [(1_c_int64_t, ierr = 1, size(parts))])) < 1e-12_c_double, &
+             'the reported imbalance is the one counted here')
+  call check(m%imbalance <= opts%imbalance .and. m%within_tolerance == 1, 'balanced within 3%')
+  call check_i32(parts32)
+  call check(all(parts32 == parts), 'the 32-bit arrays give the same parts')
+  call check_repartition(parts)
+  call hpart_partition_free(part)
+  call hpart_graph_free(graph)
+  call check_grid()
+  if (rank == 0) write (*, '(a)') 'f_graph: ok'
+  call MPI_Finalize(ierr)
+
+contains
+
+  ! Edge cut counted from all parts (gathered: the graph is small), each edge at its lower end.
+  integer(c_int64_t) function cut_of(parts) result(cut)
+    integer(c_int32_t), intent(in) :: parts(:)
+    integer(c_int32_t), allocatable :: all(:)
+    integer :: counts(nranks), displs(nranks), r
+    integer(c_int64_t) :: i, e, g, mine
+    do r = 1, nranks
+      counts(r) = int(vtxdist(r + 1) - vtxdist(r))
+      displs(r) = int(vtxdist(r))
+    end do
+    allocate (all(vtxdist(nranks + 1)))
+    call MPI_Allgatherv(parts, size(parts), MPI_INTEGER4, all, counts, displs, MPI_INTEGER4, MPI_COMM_WORLD, ierr)
+    mine = 0
+    do i = 1, size(parts)
+      g = vtxdist(rank + 1) + i - 1
+      do e = xadj(i) + 1, xadj(i + 1)
+        if (adjncy(e) > g .and. all(adjncy(e) + 1) /= parts(i)) mine = mine + 1
+      end do
+    end do
+    call MPI_Allreduce(mine, cut, 1, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD, ierr)
+  end function
+
+  real(c_double) function imbalance_of(parts, w) result(imb)
+    integer(c_int32_t), intent(in) :: parts(:)
+    integer(c_int64_t), intent(in) :: w(:)
+    integer(c_int64_t) :: mine(K), sums(K)
+    integer :: i
+    mine = 0
+    do i = 1, size(parts)
+      mine(parts(i) + 1) = mine(parts(i) + 1) + w(i)
+    end do
+    call MPI_Allreduce(mine, sums, K, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD, ierr)
+    imb = real(maxval(sums), c_double) / (real(sum(sums), c_double) / K) - 1
+  end function
+
+  subroutine check_i32(parts32)
+    integer(c_int32_t), intent(out) :: parts32(:)
+    type(hpart_graph) :: g32
+    type(hpart_partition) :: p32
+    call hpart_graph_create(MPI_COMM_WORLD, int(vtxdist, c_int32_t), int(xadj, c_int32_t), &
+                            int(adjncy, c_int32_t), g32)
+    call hpart_partition_graph(MPI_COMM_WORLD, g32, opts, p32)
+    call hpart_get_parts(p32, parts32)
+    call hpart_partition_free(p32)
+    call hpart_graph_free(g32)
+  end subroutine
+
+  ! Vertices of part 0 weigh 3: the repartition from `parts` reports the imbalance counted here
+  ! and migrated = the vertices whose part changed.
+  subroutine check_repartition(parts)
+    integer(c_int32_t), intent(in) :: parts(:)
+    type(hpart_graph) :: heavy
+    type(hpart_graph_repart_options) :: ropts
+    type(hpart_partition) :: rp
+    type(hpart_metrics) :: rm
+    integer(c_int32_t), allocatable :: after(:)
+    integer(c_int64_t) :: moved
+    vwgt = merge(3_c_int64_t, 1_c_int64_t, parts == 0)
+    call hpart_graph_create(MPI_COMM_WORLD, vtxdist, xadj, adjncy, heavy, vwgt=vwgt)
+    call hpart_graph_repart_options_init(ropts)
+    ropts%parts = K
+    call hpart_repartition_graph(MPI_COMM_WORLD, heavy, parts, ropts, rp)
+    allocate (after(size(parts)))
+    call hpart_get_parts(rp, after)
+    call check(all(after >= 0 .and. after < K), 'repartitioned parts in range')
+    call hpart_partition_metrics(rp, rm)
+    call check(rm%is_repartition == 1, 'a repartition says so')
+    call check(abs(rm%imbalance - imbalance_of(after, vwgt)) < 1e-12_c_double, 'repartition imbalance counted here')
+    call check(rm%imbalance < imbalance_of(parts, vwgt), 'the repartition balances the new weights better')
+    moved = count(after /= parts)
+    call MPI_Allreduce(MPI_IN_PLACE, moved, 1, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call check(rm%migrated_objects == moved, 'migrated counts the vertices that changed part')
+    call hpart_partition_free(rp)
+    call hpart_graph_free(heavy)
+  end subroutine
+
+  ! A 16 x 12 grid split in slabs of rows: every local cell's part is where part_of_cell finds it.
+  subroutine check_grid()
+    type(hpart_grid) :: grid
+    type(hpart_grid_options) :: gopts
+    type(hpart_partition) :: gp
+    integer(c_int32_t), allocatable :: cells(:)
+    integer(c_int64_t) :: lo(2), hi(2), x, y, i
+    integer :: found
+    lo = [0_c_int64_t, 12_c_int64_t * rank / nranks]
+    hi = [15_c_int64_t, 12_c_int64_t * (rank + 1) / nranks - 1]
+    call hpart_grid_create([16_c_int64_t, 12_c_int64_t], lo, hi, grid)
+    call hpart_grid_options_init(gopts)
+    gopts%parts = 3
+    call hpart_partition_grid(MPI_COMM_WORLD, grid, gopts, gp)
+    allocate (cells(16 * (hi(2) - lo(2) + 1)))
+    call hpart_get_parts(gp, cells)
+    call check(all(cells >= 0 .and. cells < 3), 'grid cells have parts in range')
+    i = 0
+    do y = lo(2), hi(2)
+      do x = lo(1), hi(1)
+        i = i + 1
+        call hpart_partition_part_of_cell(gp, [x, y], found)
+        call check(found == cells(i), 'part_of_cell finds the part of a local cell')
+      end do
+    end do
+    call hpart_partition_free(gp)
+    call hpart_grid_free(grid)
+  end subroutine
+end program f_graph
