@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,13 @@ namespace hpart::parmetis {
 namespace {
 
 std::string num(long long v) { return std::to_string(v); }
+
+// A replicated value as the caller wrote it: 4, 1.05 (not 4.000000, 1.050000).
+std::string real(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
 
 // The first of several equal-on-every-rank numbers that differs: "numflag differs across ranks
 // (0 on some, 1 on others)", or empty.
@@ -22,8 +30,8 @@ std::string replicated(const Comm& comm, const std::vector<const char*>& names, 
   comm.max(std::span<double>(hi));
   for (std::size_t i = 0; i < v.size(); ++i)
     if (!(lo[i] == hi[i]) && !(std::isnan(lo[i]) && std::isnan(hi[i])))
-      return std::string(names[i]) + " differs across ranks (" + std::to_string(lo[i]) + " on some, " +
-             std::to_string(hi[i]) + " on others): every rank must pass the same value";
+      return std::string(names[i]) + " differs across ranks (" + real(lo[i]) + " on some, " + real(hi[i]) +
+             " on others): every rank must pass the same value";
   return {};
 }
 
@@ -35,7 +43,7 @@ std::string replicated_array(const Comm& comm, const char* name, std::vector<dou
   for (std::size_t i = 0; i < v.size(); ++i)
     if (!(lo[i] == hi[i]))
       return std::string(name) + " differs across ranks: " + name + "[" + num(static_cast<long long>(i)) +
-             "] is " + std::to_string(lo[i]) + " on some ranks and " + std::to_string(hi[i]) +
+             "] is " + real(lo[i]) + " on some ranks and " + real(hi[i]) +
              " on others; every rank must pass the same array";
   return {};
 }
@@ -60,7 +68,7 @@ std::string check_scalars(const RawArgs& a, Kind kind) {
   if (kind == Kind::geom_kway && (*a.ndims < 1 || *a.ndims > 3))
     return "ndims must be 1, 2 or 3 (got " + num(*a.ndims) + ")";
   if (kind == Kind::adaptive && !(std::isfinite(*a.itr) && *a.itr > 0))
-    return "ipc2redist (itr) must be finite and > 0 (got " + std::to_string(*a.itr) + ")";
+    return "ipc2redist (itr) must be finite and > 0 (got " + real(*a.itr) + ")";
   if ((*a.wgtflag & 2) && a.vwgt == nullptr) return "vwgt is NULL but wgtflag " + num(*a.wgtflag) + " says vertex weights are given";
   if ((*a.wgtflag & 1) && a.adjwgt == nullptr) return "adjwgt is NULL but wgtflag " + num(*a.wgtflag) + " says edge weights are given";
   if (is_repart(kind) && *a.ncon > 1)
@@ -147,14 +155,14 @@ std::string check_targets(const Comm& comm, const RawArgs& a, Kind kind, Problem
     for (idx_t q = 0; q < K; ++q) {
       const double t = a.tpwgts[q * ncon + c];
       if (!std::isfinite(t) || t < 0 || t > 1.001)
-        return "tpwgts[" + num(q * ncon + c) + "] = " + std::to_string(t) + " (part " + num(q) + ", constraint " +
+        return "tpwgts[" + num(q * ncon + c) + "] = " + real(t) + " (part " + num(q) + ", constraint " +
                num(c) + ") must be a fraction in [0, 1]";
       sum += t;
     }
     if (sum < 0.999 || sum > 1.001)
-      return "tpwgts of constraint " + num(c) + " sum to " + std::to_string(sum) + ", not 1";
+      return "tpwgts of constraint " + num(c) + " sum to " + real(sum) + ", not 1";
     if (!std::isfinite(a.ubvec[c]) || a.ubvec[c] < 1.0 || a.ubvec[c] >= 11.0)
-      return "ubvec[" + num(c) + "] = " + std::to_string(a.ubvec[c]) + " must be in [1, 11) (1.05: 5% imbalance)";
+      return "ubvec[" + num(c) + "] = " + real(a.ubvec[c]) + " must be in [1, 11) (1.05: 5% imbalance)";
   }
   bool uniform = true;
   for (idx_t q = 0; q < K; ++q) {
@@ -163,8 +171,8 @@ std::string check_targets(const Comm& comm, const RawArgs& a, Kind kind, Problem
       return "tpwgts[" + num(q * ncon) + "] = 0: hpart needs every part's target weight > 0";
     for (idx_t c = 1; c < ncon; ++c)
       if (std::abs(a.tpwgts[q * ncon + c] - t0) > 1e-6)
-        return "tpwgts: part " + num(q) + " has " + std::to_string(t0) + " for constraint 0 but " +
-               std::to_string(a.tpwgts[q * ncon + c]) + " for constraint " + num(c) +
+        return "tpwgts: part " + num(q) + " has " + real(t0) + " for constraint 0 but " +
+               real(a.tpwgts[q * ncon + c]) + " for constraint " + num(c) +
                "; hpart takes one target per part for all constraints";
     uniform = uniform && std::abs(t0 * double(K) - 1.0) < 1e-4;
   }
