@@ -16,6 +16,7 @@
 #include "hpart/comm.hpp"
 #include "hpart/error.hpp"
 #include "hpart/version.hpp"
+#include "assign_suite.hpp"
 #include "graph_suite.hpp"
 #include "grid_suite.hpp"
 #include "points_suite.hpp"
@@ -94,7 +95,7 @@ void dump_parts(const hpart::Comm& comm, const std::string& suite, const std::st
 
 namespace {
 
-constexpr const char* kSuites = "points, grid, hier, graph, repart";
+constexpr const char* kSuites = "points, grid, hier, graph, repart, assign";
 
 struct Cli {
   std::string suite;
@@ -140,16 +141,18 @@ std::string validate(const Cli& cli, hpart_bench::PointsSuiteConfig& cfg) {
       return "unknown case '" + name + "' for suite points (available: uniform3d, clusters3d, plane)";
     cfg.cases.push_back(c);
   }
-  if (!cli.libraries.empty()) cfg.run_hpart = cfg.run_floor = cfg.run_zoltan = false;
+  if (!cli.libraries.empty()) cfg.run_hpart = cfg.run_hpart_c = cfg.run_floor = cfg.run_zoltan = false;
   for (const std::string& lib : cli.libraries) {
     if (lib == "hpart")
       cfg.run_hpart = true;
+    else if (lib == "hpart-c")
+      cfg.run_hpart_c = true;
     else if (lib == "floor")
       cfg.run_floor = true;
     else if (lib == "zoltan")
       cfg.run_zoltan = true;
     else
-      return "unknown library '" + lib + "' (available: hpart, floor, zoltan)";
+      return "unknown library '" + lib + "' (available: hpart, hpart-c, floor, zoltan)";
   }
   return {};
 }
@@ -242,7 +245,7 @@ int run(int argc, char** argv, int rank) {
                  "repart: drift3d (default), graphdrift, griddrift")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--libraries", cli.libraries, "comma-separated (default: all). points: hpart, floor, zoltan; grid: hpart, naive, zoltan; graph: hpart, metis, scotch, zoltan")
+  app.add_option("--libraries", cli.libraries, "comma-separated (default: all). points: hpart, hpart-c, floor, zoltan; grid: hpart, naive, zoltan; graph: hpart, metis, scotch, zoltan")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--side2d", cli.side2d, "grid suite: cells per side of hotspot2d and amr2d")->capture_default_str();
@@ -286,6 +289,8 @@ int run(int argc, char** argv, int rank) {
     return hpart_bench::run_tensor_command(rank, cli.reps, cli.cases, cli.libraries,
                                            app.count("--side2d") > 0 ? cli.side2d : 0, cli.json);
 #endif
+  if (cli.suite == "assign")  // validated and run on its own (assign_suite.cpp)
+    return hpart_bench::run_assign_command(cli.n, cli.parts, cli.reps, cli.seed, cli.json);
   // The hier suite's graph case is not a grid: set it aside while the grid cases are checked.
   Cli grid_cli = cli;
   bool hier_graph = cli.suite == "hier" && cli.cases.empty();

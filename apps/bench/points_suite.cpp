@@ -10,6 +10,7 @@
 
 #include "call_measurement.hpp"
 #include "floor_baseline.hpp"
+#include "hpart/hpart.h"
 #include "hpart/partition.hpp"
 #include "hpart/points.hpp"
 #include "memory_usage.hpp"
@@ -94,6 +95,43 @@ void run_hpart(const hpart::Comm& comm, const PointsSuiteConfig& cfg, const Case
   sink.add(r);
 }
 
+// The same call through the C API: a point view over the same arrays and hpart_partition_points,
+// timed together (what a C caller pays), the result handle freed untimed before the next rep.
+void run_hpart_c(const hpart::Comm& comm, const PointsSuiteConfig& cfg, const CaseInput& in, PointCase c,
+                 hpart::Curve method, bool reset_works, RecordSink& sink) {
+  const char* name = hpart::to_string(method);
+  Progress progress(comm, "points", to_string(c), std::string("hpart-c ") + name);
+  hpart_point_options opts;
+  hpart_point_options_init(&opts);
+  opts.parts = cfg.parts;
+  opts.curve = method == hpart::Curve::hilbert ? HPART_CURVE_HILBERT : HPART_CURVE_MORTON;
+  hpart_partition* result = nullptr;
+  hpart_status status = HPART_OK;
+  const CallStats stats = measure_calls(
+      comm.get(), cfg.reps, reset_works, [&] { hpart_partition_free(&result); },
+      [&] {
+        hpart_points* pts = nullptr;
+        status = hpart_points_create(in.pts.dim, static_cast<int64_t>(in.pts.size()), in.pts.coords.data(), &pts);
+        if (status == HPART_OK && !in.pts.weights.empty()) status = hpart_points_set_weights(pts, 1, in.pts.weights.data());
+        if (status == HPART_OK && !in.pts.ids.empty()) status = hpart_points_set_ids_i64(pts, in.pts.ids.data());
+        if (status == HPART_OK) status = hpart_partition_points(comm.get(), pts, &opts, &result);
+        hpart_points_free(&pts);
+      });
+  if (status != HPART_OK) throw std::runtime_error(std::string("hpart-c: ") + hpart_last_error());
+  const int32_t* parts = nullptr;
+  int64_t n = 0;
+  hpart_partition_parts(result, &parts);
+  hpart_partition_local_size(result, &n);
+  std::vector<hpart::part_t> local(parts, parts + n);
+  hpart_partition_free(&result);
+  dump_parts(comm, "points", to_string(c), "hpart-c", name, cfg.parts, local);
+  const hpart::Partition eval = hpart::evaluate_partition(comm, std::move(local), cfg.parts, in.pts.weights, 1);
+  Record r = base_record(comm, cfg, in, c, "hpart-c", name, stats);
+  r.imbalance = eval.metrics.imbalance.at(0);
+  progress.done(imbalance_note(r));
+  sink.add(r);
+}
+
 void run_floor(const hpart::Comm& comm, const PointsSuiteConfig& cfg, const CaseInput& in, PointCase c,
                bool reset_works, RecordSink& sink) {
   Progress progress(comm, "points", to_string(c), "floor morton keys");
@@ -140,9 +178,9 @@ void run_points_suite(const hpart::Comm& comm, const PointsSuiteConfig& cfg, Rec
     Progress gen(comm, "points", to_string(c), "generating " + std::to_string(cfg.n) + " points");
     const CaseInput in = make_input(comm, c, cfg);
     gen.done();
-    if (cfg.run_hpart) {
-      run_hpart(comm, cfg, in, c, hpart::Curve::hilbert, reset_works, sink);
-      run_hpart(comm, cfg, in, c, hpart::Curve::morton, reset_works, sink);
+    for (hpart::Curve curve : {hpart::Curve::hilbert, hpart::Curve::morton}) {
+      if (cfg.run_hpart) run_hpart(comm, cfg, in, c, curve, reset_works, sink);
+      if (cfg.run_hpart_c) run_hpart_c(comm, cfg, in, c, curve, reset_works, sink);
     }
     if (cfg.run_floor) run_floor(comm, cfg, in, c, reset_works, sink);
 #if HPART_HAVE_ZOLTAN

@@ -20,10 +20,13 @@ struct PointsSuiteConfig {
   int reps = 1;
   std::uint64_t seed = 20240611;
   std::vector<PointCase> cases{PointCase::uniform3d, PointCase::clusters3d, PointCase::plane};
-  bool run_hpart = true, run_floor = true, run_zoltan = true;
+  // hpart-c: the same partition_points call through the C API (include/hpart/hpart.h), right
+  // after the C++ one of each curve, to measure what the C layer costs.
+  bool run_hpart = true, run_hpart_c = true, run_floor = true, run_zoltan = true;
 };
 
-// Collective. Per case: generate, then hpart hilbert and morton first (so their memory growth
+// Collective. Per case: generate, then hpart hilbert and morton first (each followed by hpart-c,
+// the same call through the C API), so their memory growth
 // is measured before any baseline touched the heap), then the floor, then Zoltan hsfc, rcb, rib.
 // Progress lines go to rank 0's stdout; records go to `sink`.
 void run_points_suite(const hpart::Comm& comm, const PointsSuiteConfig& cfg, RecordSink& sink);
