@@ -45,7 +45,9 @@ function(hpart_layer name)
   endforeach()
 
   if(L_TARGET)  # a layer that is its own library (hpart_tensor): only its include directory
-    target_include_directories(${L_TARGET} PRIVATE ${farm})
+    if(TARGET ${L_TARGET})  # (declared without its target when it is not built: Kokkos not found)
+      target_include_directories(${L_TARGET} PRIVATE ${farm})
+    endif()
   else()
     add_library(hpart_${name} OBJECT ${L_SOURCES})
     target_include_directories(hpart_${name} PRIVATE ${farm})
