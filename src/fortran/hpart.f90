@@ -4,12 +4,13 @@
 module hpart
   use hpart_c_types
   use hpart_base, only: hpart_points, hpart_grid, hpart_graph, hpart_partition, hpart_rebalancer, &
-    hpart_migration, hpart_last_error, hpart_status_string
+    hpart_migration, hpart_map, hpart_last_error, hpart_status_string
   use hpart_objects
   use hpart_partitioners
   use hpart_graphs
   use hpart_dynamic
   use hpart_moves
+  use hpart_assign
   implicit none
   public
 end module hpart

@@ -16,7 +16,8 @@ module hpart_base
   use hpart_c
   implicit none
   private
-  public :: hpart_points, hpart_grid, hpart_graph, hpart_partition, hpart_rebalancer, hpart_migration
+  public :: hpart_points, hpart_grid, hpart_graph, hpart_partition, hpart_rebalancer, hpart_migration, &
+    hpart_map
   public :: hpart_last_error, hpart_status_string, finish, fail, agree, c_string, f_string, &
     c_addr, ok_contiguous
 
@@ -42,6 +43,9 @@ module hpart_base
   type :: hpart_migration
     type(c_ptr) :: h = c_null_ptr
     integer :: comm = 0
+  end type
+  type :: hpart_map
+    type(c_ptr) :: h = c_null_ptr
   end type
 
   ! The message of the last failure seen by a wrapper (C's, or one found in Fortran).
@@ -111,7 +115,8 @@ contains
   end subroutine
 
   ! Collective over fcomm: every rank ends with the code and message of the lowest rank whose
-  ! code is not HPART_OK (unchanged when every rank's is). Checks made in Fortran before a
+  ! code is not HPART_OK, the message led by "rank r: " as the C API's (unchanged when every
+  ! rank's code is HPART_OK). Checks made in Fortran before a
   ! collective C call go through here, so that no rank returns while others enter the call.
   ! With MPI_COMM_NULL nothing is exchanged and the codes are cleared: the C call refuses it.
   subroutine agree(fcomm, code, msg)
@@ -120,6 +125,7 @@ contains
     character(:), allocatable, intent(inout) :: msg
     type(MPI_Comm) :: comm
     integer :: rank, mine(1), first(1), meta(2)
+    character(24) :: lead
     comm%MPI_VAL = fcomm
     if (comm == MPI_COMM_NULL) then
       code = HPART_OK
@@ -138,6 +144,8 @@ contains
       allocate (character(meta(2)) :: msg)
     end if
     call MPI_Bcast(msg, meta(2), MPI_CHARACTER, first(1), comm)
+    write (lead, '(a, i0, a)') 'rank ', first(1), ': '
+    msg = trim(lead) // ' ' // msg
   end subroutine
 
   ! A NUL-terminated copy of s for C.
@@ -174,7 +182,7 @@ contains
     character(:), allocatable, intent(inout) :: msg
     if (contiguous .or. code /= HPART_OK) return
     code = HPART_ERR_INVALID_ARGUMENT
-    msg = name // ': the array must be contiguous (hpart reads it in place)'
+    msg = name // ': the arrays must be contiguous (hpart reads them in place)'
   end subroutine
 
   ! C addresses of arrays: c_null_ptr for an empty one (C's "none"), else the first element.

@@ -101,7 +101,7 @@ contains
       field = p
       if (obs%n >= 0 .and. obs%n /= count .and. code == HPART_OK) then
         code = HPART_ERR_SIZE_MISMATCH
-        msg = 'observe: object_costs, features and parts must hold the same number of objects'
+        msg = 'hpart_rebalancer_observe: object_costs, features and parts must hold the same number of objects'
       end if
       obs%n = count
     end subroutine
@@ -150,7 +150,7 @@ contains
       p = c_addr(parts)
       if (hpartc_points_size(points%h, n) == HPART_OK) then
         if (n /= size(parts)) code = HPART_ERR_SIZE_MISMATCH
-        msg = 'parts: one per local point'
+        msg = 'hpart_rebalancer_rebalance_points: parts: one per local point'
       end if
     end if
     call agree(rb%comm, code, msg)
@@ -178,7 +178,7 @@ contains
       p = c_addr(parts)
       if (hpartc_graph_local_vertices(graph%h, n) == HPART_OK) then
         if (n /= size(parts)) code = HPART_ERR_SIZE_MISMATCH
-        msg = 'parts: one per local vertex'
+        msg = 'hpart_rebalancer_rebalance_graph: parts: one per local vertex'
       end if
     end if
     call agree(rb%comm, code, msg)
@@ -234,11 +234,11 @@ contains
     if (present(ids)) pi = c_addr(ids)
     if (present(owner_of_part)) then
       if (size(owner_of_part) /= num_parts) code = HPART_ERR_SIZE_MISMATCH
-      msg = 'owner_of_part: num_parts values'
+      msg = 'hpart_migration_create: owner_of_part: num_parts values'
     end if
     if (present(ids) .and. code == HPART_OK) then
       if (size(ids) /= size(parts)) code = HPART_ERR_SIZE_MISMATCH
-      msg = 'ids: one per local object'
+      msg = 'hpart_migration_create: ids: one per local object'
     end if
     call agree(comm, code, msg)
     if (code /= HPART_OK) then
@@ -304,7 +304,7 @@ contains
       pi = c_addr(ids)
       if (hpartc_partition_local_size(part%h, n) == HPART_OK) then
         if (n /= size(ids)) code = HPART_ERR_SIZE_MISMATCH
-        msg = 'ids: one per local object'
+        msg = 'hpart_migration_from_partition: ids: one per local object'
       end if
     end if
     call agree(comm, code, msg)

@@ -42,15 +42,15 @@ contains
     code = HPART_ERR_SIZE_MISMATCH
     msg = ''
     if (nvtx < 0) then
-      msg = 'vtxdist: one value per rank plus one'
+      msg = 'hpart_graph_create: vtxdist: one value per rank plus one'
     else if (nxadj /= n + 1) then
-      msg = 'xadj: local vertices (from vtxdist) plus one values'
+      msg = 'hpart_graph_create: xadj: local vertices (from vtxdist) plus one values'
     else if (nadj /= xlast) then
-      msg = 'adjncy: xadj(n + 1) values'
+      msg = 'hpart_graph_create: adjncy: xadj(n + 1) values'
     else if (nvwgt >= 0 .and. nvwgt /= n * ncon) then
-      msg = 'vwgt: local vertices times ncon values'
+      msg = 'hpart_graph_create: vwgt: local vertices times ncon values'
     else if (nadjwgt >= 0 .and. nadjwgt /= nadj) then
-      msg = 'adjwgt: one per adjncy entry'
+      msg = 'hpart_graph_create: adjwgt: one per adjncy entry'
     else
       code = HPART_OK
     end if
@@ -112,7 +112,8 @@ contains
     contig = contig .and. is_contiguous(vtxdist) .and. is_contiguous(xadj) .and. is_contiguous(adjncy)
     call graph_checks(comm, vtxdist, size(xadj, kind=c_int64_t), last_i64(xadj), size(adjncy, kind=c_int64_t), &
                       nvwgt, nadjwgt, k, code, msg)
-    if (code == HPART_OK .and. .not. contig) call ok_contiguous(.false., 'graph arrays', code, msg)
+    if (code == HPART_OK .and. .not. contig) &
+      call ok_contiguous(.false., 'hpart_graph_create: vtxdist, xadj, adjncy, vwgt, adjwgt', code, msg)
     call agree(comm, code, msg)
     if (code /= HPART_OK) then
       call fail(code, msg, stat, errmsg)
@@ -216,7 +217,8 @@ contains
     integer, intent(out), optional :: stat
     character(*), intent(inout), optional :: errmsg
     if (.not. is_contiguous(coords)) then
-      call fail(HPART_ERR_INVALID_ARGUMENT, 'coords: the array must be contiguous', stat, errmsg)
+      call fail(HPART_ERR_INVALID_ARGUMENT, &
+                'hpart_graph_set_coords: coords must be contiguous (the handle borrows it)', stat, errmsg)
       return
     end if
     call finish(hpartc_graph_set_coords(graph%h, int(size(coords, 1), c_int), c_addr(coords)), stat, errmsg)
@@ -258,7 +260,8 @@ contains
   end subroutine
 
   ! parts has one id per local vertex (agreed over comm; a bad handle is left to the C call).
-  subroutine parts_per_vertex(comm, graph, count, code, msg)
+  subroutine parts_per_vertex(fn, comm, graph, count, code, msg)
+    character(*), intent(in) :: fn
     integer, intent(in) :: comm
     type(hpart_graph), intent(in) :: graph
     integer(c_int64_t), intent(in) :: count
@@ -269,7 +272,7 @@ contains
     msg = ''
     if (hpartc_graph_local_vertices(graph%h, n) == HPART_OK) then
       if (count /= n) code = HPART_ERR_SIZE_MISMATCH
-      if (count /= n) msg = 'parts: one per local vertex'
+      if (count /= n) msg = fn // ': parts: one per local vertex'
     end if
     call agree(comm, code, msg)
   end subroutine
@@ -285,7 +288,7 @@ contains
     character(*), intent(inout), optional :: errmsg
     integer(c_int) :: code
     character(:), allocatable :: msg
-    call parts_per_vertex(comm, graph, size(current, kind=c_int64_t), code, msg)
+    call parts_per_vertex('hpart_repartition_graph', comm, graph, size(current, kind=c_int64_t), code, msg)
     if (code /= HPART_OK) then
       call fail(code, msg, stat, errmsg)
       return
@@ -314,7 +317,7 @@ contains
     integer(c_int) :: code
     character(:), allocatable :: msg
     code = hpartc_graph_metrics_init(m)
-    call parts_per_vertex(comm, graph, size(parts, kind=c_int64_t), code, msg)
+    call parts_per_vertex('hpart_graph_cut', comm, graph, size(parts, kind=c_int64_t), code, msg)
     if (code /= HPART_OK) then
       call fail(code, msg, stat, errmsg)
       return

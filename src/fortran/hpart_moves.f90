@@ -106,7 +106,7 @@ contains
     code = HPART_OK
     msg = ''
     if (size(out, 1) /= size(in, 1)) code = HPART_ERR_SIZE_MISMATCH
-    if (code /= HPART_OK) msg = 'out: records (columns) of the size of in''s'
+    if (code /= HPART_OK) msg = 'hpart_migration_move: out: records (columns) of the size of in''s'
     call agree(plan%comm, code, msg)
     if (code /= HPART_OK) then
       call fail(code, msg, stat, errmsg)

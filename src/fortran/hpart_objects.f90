@@ -34,7 +34,7 @@ contains
     integer(c_int) :: code
     character(:), allocatable :: msg
     code = HPART_OK
-    call ok_contiguous(is_contiguous(coords), 'coords', code, msg)
+    call ok_contiguous(is_contiguous(coords), 'hpart_points_create: coords', code, msg)
     if (code /= HPART_OK) then
       call fail(code, msg, stat, errmsg)
       return
@@ -55,12 +55,14 @@ contains
     k = 1
     if (present(ncon)) k = int(ncon, c_int)
     if (.not. is_contiguous(weights)) then
-      call fail(HPART_ERR_INVALID_ARGUMENT, 'weights: the array must be contiguous', stat, errmsg)
+      call fail(HPART_ERR_INVALID_ARGUMENT, &
+                'hpart_points_set_weights: weights must be contiguous (the handle borrows it)', stat, errmsg)
       return
     end if
     if (hpartc_points_size(points%h, n) == HPART_OK .and. k >= 1) then
       if (size(weights, kind=c_int64_t) /= n * k) then
-        call fail(HPART_ERR_SIZE_MISMATCH, 'weights: size must be the points times ncon', stat, errmsg)
+        call fail(HPART_ERR_SIZE_MISMATCH, 'hpart_points_set_weights: weights: size must be the points times ncon', &
+                  stat, errmsg)
         return
       end if
     end if
@@ -94,9 +96,10 @@ contains
     integer(c_int64_t) :: n
     ok = .false.
     if (.not. contiguous) then
-      call fail(HPART_ERR_INVALID_ARGUMENT, 'ids: the array must be contiguous', stat, errmsg)
+      call fail(HPART_ERR_INVALID_ARGUMENT, &
+                'hpart_points_set_ids: ids must be contiguous (the handle borrows it)', stat, errmsg)
     else if (hpartc_points_size(points%h, n) == HPART_OK .and. count /= n) then
-      call fail(HPART_ERR_SIZE_MISMATCH, 'ids: one per point', stat, errmsg)
+      call fail(HPART_ERR_SIZE_MISMATCH, 'hpart_points_set_ids: ids: one per point', stat, errmsg)
     else
       ok = .true.
     end if
@@ -127,7 +130,7 @@ contains
     character(*), intent(inout), optional :: errmsg
     type(c_ptr) :: pcost
     if (size(lo) /= size(extent) .or. size(hi) /= size(extent)) then
-      call fail(HPART_ERR_SIZE_MISMATCH, 'lo, hi: one value per axis of extent', stat, errmsg)
+      call fail(HPART_ERR_SIZE_MISMATCH, 'hpart_grid_create: lo, hi: one value per axis of extent', stat, errmsg)
       return
     end if
     pcost = c_null_ptr
@@ -193,7 +196,8 @@ contains
     if (rc /= HPART_OK) then
       call finish(rc, stat, errmsg)
     else if (count /= n) then
-      call fail(HPART_ERR_SIZE_MISMATCH, 'parts: size must be hpart_partition_local_size', stat, errmsg)
+      call fail(HPART_ERR_SIZE_MISMATCH, 'hpart_get_parts: parts: size must be hpart_partition_local_size', &
+                stat, errmsg)
     else
       ok = .true.
     end if

@@ -184,14 +184,14 @@ contains
       w = c_addr(weights)
       if (size(weights) /= size(parts) * k) then
         code = HPART_ERR_SIZE_MISMATCH
-        msg = 'weights: size must be the parts times ncon'
+        msg = 'hpart_evaluate_partition: weights: size must be the parts times ncon'
       end if
     end if
     if (present(target_sizes)) then
       t = c_addr(target_sizes)
       if (code == HPART_OK .and. size(target_sizes) /= num_parts) then
         code = HPART_ERR_SIZE_MISMATCH
-        msg = 'target_sizes: num_parts values'
+        msg = 'hpart_evaluate_partition: target_sizes: num_parts values'
       end if
     end if
     call agree(comm, code, msg)
