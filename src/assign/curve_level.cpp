@@ -1,6 +1,7 @@
 // A curve level of a partition map: keys exactly as partition_points computes them (the same
 // CellMapper on the same box, the same key kernels), and the range lookup.
 #include <algorithm>
+#include <bit>
 #include <limits>
 
 #include "assign/curve_box.hpp"
@@ -12,6 +13,28 @@ namespace hpart::detail {
 void CurveLevel::finish() {
   bits = dim == 2 ? geometry::kBits2d : geometry::kBits3d;
   cells = geometry::CellMapper(box, dim, bits);
+  // ~8 buckets per range, at most 2^16 (512 KiB of index); keys have dim * bits bits.
+  const int b = std::clamp(static_cast<int>(std::bit_width(labels.size())) + 3, 4, 16);
+  bucket_shift = dim * bits - b;
+  const std::size_t n = std::size_t{1} << b;
+  bucket_lo.assign(n, 0);
+  bucket_hi.assign(n, 0);
+  const int last = static_cast<int>(labels.size()) - 1;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint64_t first = static_cast<std::uint64_t>(k) << bucket_shift;
+    const std::uint64_t end = first | ((std::uint64_t{1} << bucket_shift) - 1);
+    bucket_lo[k] = search(first, 0, 0, last);
+    bucket_hi[k] = search(end, std::numeric_limits<gid_t>::max(), 0, last);
+  }
+}
+
+int CurveLevel::search(std::uint64_t key, gid_t id, int lo, int hi) const {
+  // The last range in [lo, hi] whose start key is <= key, then back over starts (key, id') with
+  // id' > id: a tie at a splitter is decided by the id, as the partition decided it.
+  const auto first = start_keys.begin() + lo + 1, end = start_keys.begin() + hi + 1;
+  auto r = static_cast<int>(std::upper_bound(first, end, key) - start_keys.begin()) - 1;
+  while (r > lo && start_keys[static_cast<std::size_t>(r)] == key && start_ids[static_cast<std::size_t>(r)] > id) --r;
+  return r;
 }
 
 std::uint64_t CurveLevel::key_of_cell(const std::array<std::uint32_t, 3>& c) const {
@@ -22,11 +45,9 @@ std::uint64_t CurveLevel::key_of_cell(const std::array<std::uint32_t, 3>& c) con
 }
 
 int CurveLevel::range_of(std::uint64_t key, gid_t id) const {
-  // The last range whose start key is <= key, then back over starts (key, id') with id' > id:
-  // a tie at a splitter is decided by the id, as the partition decided it.
-  auto r = std::upper_bound(start_keys.begin(), start_keys.end(), key) - start_keys.begin() - 1;
-  while (r > 0 && start_keys[static_cast<std::size_t>(r)] == key && start_ids[static_cast<std::size_t>(r)] > id) --r;
-  return static_cast<int>(std::max<std::ptrdiff_t>(r, 0));
+  const std::size_t b = key >> bucket_shift;
+  const int lo = bucket_lo[b], hi = bucket_hi[b];
+  return lo == hi ? lo : search(key, id, lo, hi);
 }
 
 void CurveLevel::ranges_in_box(const double* lo, const double* hi, std::vector<char>& hit) const {

@@ -26,9 +26,13 @@ struct CurveLevel {
   std::vector<gid_t> start_ids;
   std::vector<int> labels;
 
-  // The grid the keys live on; set by finish() (the constructor wants the box).
+  // The grid the keys live on and a first-level index of the ranges, both set by finish() (the
+  // mapper's constructor wants the box). Per bucket of keys (their top bits), the first and last
+  // range that may hold them: most buckets hold one range, so most lookups need no search.
   geometry::CellMapper cells{geometry::BoundingBox{}, 3, 1};
   int bits = 21;  // cells per axis: 2^bits
+  int bucket_shift = 63;
+  std::vector<std::int32_t> bucket_lo, bucket_hi;
 
   void finish();  // derive cells and bits after the fields above are set
   [[nodiscard]] std::uint64_t key_of_cell(const std::array<std::uint32_t, 3>& c) const;
@@ -37,8 +41,9 @@ struct CurveLevel {
     for (int a = 0; a < dim; ++a) c[static_cast<std::size_t>(a)] = cells.cell(x[a], a);
     return key_of_cell(c);
   }
-  // The range that holds (key, id).
+  // The range that holds (key, id): the bucket's, or a search between its first and last.
   [[nodiscard]] int range_of(std::uint64_t key, gid_t id) const;
+  [[nodiscard]] int search(std::uint64_t key, gid_t id, int lo, int hi) const;
   // Marks hit[r] for every range r that meets the box [lo, hi] (dim values each, clamped to the
   // curve's cells like any coordinate); hit has one entry per range.
   void ranges_in_box(const double* lo, const double* hi, std::vector<char>& hit) const;

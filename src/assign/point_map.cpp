@@ -65,7 +65,6 @@ CurveLevel curve_level(const Comm& comm, const PointSet& points, std::span<const
   level.dim = points.dim;
   level.curve = curve;
   level.box = sfc::global_extent(comm, scan_points(points)).box;
-  level.finish();
   std::vector<std::uint64_t> keys(points.size());
   geometry::compute_keys(points.coords, points.dim, level.box,
                          curve == Curve::morton ? geometry::Curve::morton : geometry::Curve::hilbert, keys);
@@ -97,6 +96,7 @@ CurveLevel curve_level(const Comm& comm, const PointSet& points, std::span<const
     level.start_ids.push_back(j == 0 ? 0 : x.idmin);
     level.labels.push_back(order[j]);
   }
+  level.finish();
   return level;
 }
 
