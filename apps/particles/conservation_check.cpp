@@ -25,7 +25,7 @@ Census take_census(const hpart::Comm& comm, const ParticlesProblem& p, const Cel
     c.hops += q.hops;
     c.bad_trails += q.trail_size < 1 || q.trail_size > kTrailCapacity ||
                     q.trail[static_cast<std::size_t>(q.trail_size > 0 ? q.trail_size - 1 : 0)] != me;
-    c.misplaced += cells.owner[static_cast<std::size_t>(p.cell_of(q.x[0], q.x[1]))] != me;
+    c.misplaced += cells.owner(p.cell_of(q.x[0], q.x[1])) != me;
   }
   long long v[5] = {c.count, c.id_sum, c.hops, c.bad_trails, c.misplaced};
   MPI_Allreduce(MPI_IN_PLACE, v, 5, MPI_LONG_LONG, MPI_SUM, comm.get());

@@ -14,11 +14,11 @@ GhostExchange::GhostExchange(const hpart::Comm& comm, const ParticlesProblem& p,
   int seen[9];
   for (int c = 0; c < G * G; ++c) {
     int k = 0;
-    if (cells.owner[static_cast<std::size_t>(c)] == me) {
+    if (cells.owner(c) == me) {
       const int cx = c % G, cy = c / G;
       for (int y = std::max(cy - 1, 0); y <= std::min(cy + 1, G - 1); ++y)
         for (int x = std::max(cx - 1, 0); x <= std::min(cx + 1, G - 1); ++x) {
-          const int o = cells.owner[static_cast<std::size_t>(y * G + x)];
+          const int o = cells.owner(y * G + x);
           if (o != me && std::find(seen, seen + k, o) == seen + k) seen[k++] = o;
         }
     }

@@ -53,7 +53,7 @@ MigrationCount migrate_particles(const hpart::Comm& comm, const ParticlesProblem
   std::vector<hpart::part_t> dest;
   std::size_t kept = 0;
   for (std::size_t i = 0; i < ps.size(); ++i) {
-    const int o = cells.owner[static_cast<std::size_t>(p.cell_of(ps[i].x[0], ps[i].x[1]))];
+    const int o = cells.owner(p.cell_of(ps[i].x[0], ps[i].x[1]));
     if (o == me) {
       ps[kept++] = ps[i];
     } else {

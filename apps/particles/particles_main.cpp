@@ -148,7 +148,9 @@ class Simulation {
     const std::vector<double> xy = cells_.centres(p_), w = my_cell_work();
     const hpart::PointSet pts{.coords = xy, .dim = 2, .weights = w, .ncon = 1, .ids = cells_.mine};
     hpart::Partition part;
+    hpart::Curve curve = hpart::PointOptions{}.curve;
     if (o_.mode == "feedback") {
+      curve = rb_.options().curve;
       part = s == 0 ? rb_.partition(pts) : rb_.rebalance(pts, std::vector<hpart::part_t>(cells_.mine.size(), comm_.rank()));
     } else {
       hpart::PointOptions opts;
@@ -157,7 +159,7 @@ class Simulation {
       part = hpart::partition_points(comm_, pts, opts);
     }
     const double t1 = MPI_Wtime();
-    sample.cells_moved = reassign_cells(comm_, cells_, part.parts);
+    sample.cells_moved = reassign_cells(comm_, cells_, pts, part, curve);
     ghosts_ = GhostExchange(comm_, p_, cells_);
     const MigrationCount m = migrate_particles(comm_, p_, cells_, ps_, o_.check);
     const double t2 = MPI_Wtime();
