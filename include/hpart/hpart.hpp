@@ -1,5 +1,6 @@
 #pragma once
 // Everything a user of hpart includes.
+#include "hpart/assign.hpp"
 #include "hpart/box.hpp"
 #include "hpart/comm.hpp"
 #include "hpart/error.hpp"
