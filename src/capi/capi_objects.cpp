@@ -33,12 +33,12 @@ extern "C" {
 
 hpart_status hpart_points_create(int dim, int64_t n, const double* coords, hpart_points** out) {
   return guard([&] {
+    if (out) *out = nullptr;
     Check("hpart_points_create")
         .need(out != nullptr, "out is NULL")
         .need(dim == 2 || dim == 3, "dim is " + std::to_string(dim) + ", must be 2 or 3")
         .array(coords, n, "coords")
         .local();
-    *out = nullptr;
     hpart_points* p = make_handle<hpart_points>();
     p->dim = dim;
     p->n = n;
@@ -125,6 +125,7 @@ hpart_status hpart_points_free(hpart_points** points) { return free_handle(point
 hpart_status hpart_grid_create(int dim, const int64_t* extent, const int64_t* lo, const int64_t* hi,
                                const double* cost, hpart_grid** out) {
   return guard([&] {
+    if (out) *out = nullptr;
     Check("hpart_grid_create")
         .need(out != nullptr, "out is NULL")
         .need(dim == 2 || dim == 3, "dim is " + std::to_string(dim) + ", must be 2 or 3")
@@ -132,7 +133,6 @@ hpart_status hpart_grid_create(int dim, const int64_t* extent, const int64_t* lo
         .need(lo != nullptr, "lo is NULL")
         .need(hi != nullptr, "hi is NULL")
         .local();
-    *out = nullptr;
     hpart::Grid g;
     g.dim = dim;
     g.local = hpart::Box::none(dim);
