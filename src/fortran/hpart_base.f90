@@ -48,7 +48,8 @@ module hpart_base
     type(c_ptr) :: h = c_null_ptr
   end type
 
-  ! The message of the last failure seen by a wrapper (C's, or one found in Fortran).
+  ! The message of the last failure found in Fortran (unallocated once a wrapper calls C again).
+  ! One per process, unlike C's per-thread message: call the wrappers from one thread at a time.
   character(:), allocatable, save :: last_message
 
   interface c_addr

@@ -14,8 +14,8 @@ module hpart_partitioners
     hpart_grid_options_init, hpart_graph_options_init, hpart_graph_repart_options_init, &
     hpart_rebalance_options_init
   public :: hpart_partition_points, hpart_partition_points_hierarchical, hpart_partition_grid, &
-    hpart_repartition_grid, hpart_evaluate_partition, hpart_read_points_text, hpart_read_graph_metis, &
-    hpart_write_parts_text
+    hpart_repartition_grid, hpart_evaluate_partition, hpart_read_points_text, hpart_read_points_h5, &
+    hpart_read_graph_metis, hpart_write_parts_text
 
   interface hpart_partition_points
     module procedure partition_points_i, partition_points_t
@@ -34,6 +34,9 @@ module hpart_partitioners
   end interface
   interface hpart_read_points_text
     module procedure read_points_text_i, read_points_text_t
+  end interface
+  interface hpart_read_points_h5
+    module procedure read_points_h5_i, read_points_h5_t
   end interface
   interface hpart_read_graph_metis
     module procedure read_graph_metis_i, read_graph_metis_t
@@ -235,6 +238,24 @@ contains
     integer, intent(out), optional :: stat
     character(*), intent(inout), optional :: errmsg
     call read_points_text_i(comm%MPI_VAL, path, points, dim, stat, errmsg)
+  end subroutine
+
+  ! HDF5 points (/points, /weights, /ids); HPART_ERR_UNSUPPORTED when hpart was built without HDF5.
+  subroutine read_points_h5_i(comm, path, points, stat, errmsg)
+    integer, intent(in) :: comm
+    character(*), intent(in) :: path
+    type(hpart_points), intent(out) :: points
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call finish(hpartc_read_points_h5_f(int(comm, c_int), c_string(path), points%h), stat, errmsg)
+  end subroutine
+  subroutine read_points_h5_t(comm, path, points, stat, errmsg)
+    type(MPI_Comm), intent(in) :: comm
+    character(*), intent(in) :: path
+    type(hpart_points), intent(out) :: points
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call read_points_h5_i(comm%MPI_VAL, path, points, stat, errmsg)
   end subroutine
 
   ! A METIS .graph file; rank r gets a block of vertices.

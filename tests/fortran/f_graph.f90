@@ -1,7 +1,8 @@
 ! Graphs and grids from Fortran with INTEGER communicators (use mpi): a grid graph's partition
 ! (64- and 32-bit arrays alike) has parts in range, the cut counted here independently, the
 ! balance it reports; a repartition after a weight change counts what it moved; a grid
-! partition locates every local cell in the part it gave it.
+! partition locates every local cell in the part it gave it; a METIS file and a point file read,
+! and parts written, through the file wrappers.
 program f_graph
   use, intrinsic :: iso_c_binding
   use mpi
@@ -42,6 +43,7 @@ program f_graph
   call hpart_partition_free(part)
   call hpart_graph_free(graph)
   call check_grid()
+  call check_files()
   if (rank == 0) write (*, '(a)') 'f_graph: ok'
   call MPI_Finalize(ierr)
 
@@ -150,5 +152,64 @@ contains
     end do
     call hpart_partition_free(gp)
     call hpart_grid_free(grid)
+  end subroutine
+  ! A 12-vertex ring written as a METIS file, read on every rank, cut into 3 parts, written as a
+  ! part file of 12 lines; 10 points written as text and read back.
+  subroutine check_files()
+    type(hpart_graph) :: ring
+    type(hpart_points) :: pts
+    type(hpart_partition) :: rp
+    type(hpart_metrics) :: rm
+    integer(c_int32_t), allocatable :: rparts(:)
+    integer(c_int64_t) :: n, total
+    integer :: u, i, lines, value, ios
+    character(32) :: tag
+    write (tag, '(a, i0)') 'f_graph_np', nranks  ! one set of files per rank count: ctest -j runs them together
+    if (rank == 0) then
+      open (newunit=u, file=trim(tag) // '.graph', status='replace', action='write')
+      write (u, '(a)') '% a ring', '12 12'
+      do i = 1, 12
+        write (u, '(i0, 1x, i0)') modulo(i - 2, 12) + 1, modulo(i, 12) + 1
+      end do
+      close (u)
+      open (newunit=u, file=trim(tag) // '.txt', status='replace', action='write')
+      do i = 1, 10
+        write (u, '(f6.3, 1x, f6.3)') 0.1 * i, 0.05 * i
+      end do
+      close (u)
+    end if
+    call MPI_Barrier(MPI_COMM_WORLD, ierr)
+    call hpart_read_graph_metis(MPI_COMM_WORLD, trim(tag) // '.graph', ring)
+    call hpart_graph_local_vertices(ring, n)
+    call MPI_Allreduce(n, total, 1, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call check(total == 12, 'the METIS file has 12 vertices over the ranks')
+    call hpart_graph_options_init(opts)
+    opts%parts = 3
+    call hpart_partition_graph(MPI_COMM_WORLD, ring, opts, rp)
+    call hpart_partition_metrics(rp, rm)
+    call check(rm%edge_cut >= 3 .and. rm%edge_cut <= 6, 'a ring in 3 parts cuts 3 to 6 edges')
+    allocate (rparts(n))
+    call hpart_get_parts(rp, rparts)
+    call hpart_write_parts_text(MPI_COMM_WORLD, trim(tag) // '.parts', rparts)
+    call hpart_read_points_text(MPI_COMM_WORLD, trim(tag) // '.txt', pts, dim=2)
+    call hpart_points_size(pts, n)
+    call MPI_Allreduce(n, total, 1, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call check(total == 10, 'the point file has 10 points over the ranks')
+    call MPI_Barrier(MPI_COMM_WORLD, ierr)
+    if (rank == 0) then
+      lines = 0
+      open (newunit=u, file=trim(tag) // '.parts', status='old', action='read')
+      do
+        read (u, *, iostat=ios) value
+        if (ios /= 0) exit
+        lines = lines + 1
+        call check(value >= 0 .and. value < 3, 'a written part is in [0, 3)')
+      end do
+      close (u)
+      call check(lines == 12, 'the part file has one line per vertex')
+    end if
+    call hpart_points_free(pts)
+    call hpart_partition_free(rp)
+    call hpart_graph_free(ring)
   end subroutine
 end program f_graph
