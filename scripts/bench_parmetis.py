@@ -32,12 +32,16 @@ def build(build_dir, out):
         subprocess.run(cmd, check=True)
 
 
-def run(exe, graph, k, np, timeout=300):
+def run(exe, graph, k, np, timeout=60):
     env = dict(os.environ, OMP_NUM_THREADS='1', OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1')
     cmd = ['mpirun', '--oversubscribe', '--bind-to', 'none', '-np', str(np), exe, graph, str(k), '1.05', '1']
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return 'timeout'
     if p.returncode != 0:
-        return None
+        return 'failed'
+
     f = p.stdout.split()
     return {'cut': int(f[f.index('counted') + 1]), 'imb': float(f[f.index('imbalance') + 1]),
             'sec': float(f[f.index('seconds') + 1])}
@@ -73,13 +77,14 @@ def main():
                 row, ok = {}, True
                 for lib in libs:
                     rs = res[(np, g, k, lib)]
-                    if any(r is None for r in rs):
+                    bad = [r for r in rs if isinstance(r, str)]
+                    if bad:
                         ok = False
-                        row[lib] = None
+                        row[lib] = f'{bad[0]} ({len(bad)}/{len(rs)})'
                         continue
                     row[lib] = {'cut': statistics.median(r['cut'] for r in rs),
                                 'imb': max(r['imb'] for r in rs), 'sec': statistics.median(r['sec'] for r in rs)}
-                fmt = lambda lib, f, s: ('failed' if row[lib] is None else s % row[lib][f])
+                fmt = lambda lib, f, s: (row[lib] if isinstance(row[lib], str) else s % row[lib][f])
                 print(f"| {np} | {g} | {k} | {fmt('hpart', 'cut', '%d')} | {fmt('scotch', 'cut', '%d')} | "
                       f"{fmt('hpart', 'imb', '%.3f')} | {fmt('scotch', 'imb', '%.3f')} | "
                       f"{fmt('hpart', 'sec', '%.4f')} | {fmt('scotch', 'sec', '%.4f')} |")
