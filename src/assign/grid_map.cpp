@@ -1,6 +1,5 @@
-// Grid maps: queries, boxes and the saved form of the grid locators (sfc splitters, the blocks'
-// cut tree, tensor block starts). A locator of another kind (the hierarchies') still answers
-// cells and boxes (box by visiting the box's cells) but cannot be saved.
+// Grid maps: cell queries and boxes over the partition's locator (the locators' saved form is
+// locator_text.cpp).
 #include "assign/grid_map.hpp"
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <string>
 
 #include "assign/curve_box.hpp"
+#include "hierarchy/grid_locators.hpp"
 
 namespace hpart::detail {
 namespace {
@@ -22,24 +22,29 @@ std::int64_t floor_cell(double x, std::int64_t extent) {
   return static_cast<std::int64_t>(f);
 }
 
-void mark(std::vector<char>& parts, part_t p) { parts[static_cast<std::size_t>(p)] = 1; }
+// Marks part `p` of a locator whose parts start at `first` (a hierarchy's node).
+struct Marks {
+  std::vector<char>& parts;
+  part_t first = 0;
+  void operator()(part_t p) const { parts[static_cast<std::size_t>(first + p)] = 1; }
+};
 
-void tree_box(const grid::TreeLocator& t, int n, const Box& b, std::vector<char>& parts) {
+void tree_box(const grid::TreeLocator& t, int n, const Box& b, const Marks& mark) {
   const grid::CutNode& node = t.nodes[static_cast<std::size_t>(n)];
-  if (node.lower < 0) return mark(parts, node.first);
+  if (node.lower < 0) return mark(node.first);
   const auto a = static_cast<std::size_t>(node.dim);
-  if (b.lo[a] < node.cut) tree_box(t, node.lower, b, parts);
-  if (b.hi[a] >= node.cut) tree_box(t, node.upper, b, parts);
+  if (b.lo[a] < node.cut) tree_box(t, node.lower, b, mark);
+  if (b.hi[a] >= node.cut) tree_box(t, node.upper, b, mark);
 }
 
-void tensor_box(const grid::TensorLocator& t, const MapData& d, const Box& b, std::vector<char>& parts) {
+void tensor_box(const grid::TensorLocator& t, const std::array<std::int64_t, 3>& extent, const Box& b, const Marks& mark) {
   // Per axis the blocks the box meets; an empty block (two equal starts) holds no cell.
   std::array<std::vector<part_t>, 3> blocks;
   for (int a = 0; a < t.dim; ++a) {
     const auto& s = t.starts[static_cast<std::size_t>(a)];
     const auto ua = static_cast<std::size_t>(a);
     for (std::size_t i = 0; i < s.size(); ++i) {
-      const std::int64_t end = i + 1 < s.size() ? s[i + 1] : d.extent[ua];
+      const std::int64_t end = i + 1 < s.size() ? s[i + 1] : extent[ua];
       if (s[i] < end && s[i] <= b.hi[ua] && end > b.lo[ua]) blocks[ua].push_back(static_cast<part_t>(i));
     }
   }
@@ -49,10 +54,10 @@ void tensor_box(const grid::TensorLocator& t, const MapData& d, const Box& b, st
   if (t.dim < 2) blocks[1] = {0};
   for (part_t k : blocks[2])
     for (part_t j : blocks[1])
-      for (part_t i : blocks[0]) mark(parts, i + px * (j + py * k));
+      for (part_t i : blocks[0]) mark(i + px * (j + py * k));
 }
 
-void curve_box(const grid::CurveLocator& c, const Box& b, std::vector<char>& parts) {
+void curve_box(const grid::CurveLocator& c, const Box& b, const Marks& mark) {
   const grid::CellKeys& ck = c.keys;
   const int key_bits = ck.dim == 2 ? 64 : 63;
   const int zero_bits = key_bits - ck.dim * ck.levels;  // left-aligned coarse keys
@@ -68,10 +73,46 @@ void curve_box(const grid::CurveLocator& c, const Box& b, std::vector<char>& par
     *r0 = static_cast<int>(std::upper_bound(c.inner.begin(), c.inner.end(), sfc::make_order(kmin, 0)) - c.inner.begin());
     *r1 = static_cast<int>(std::upper_bound(c.inner.begin(), c.inner.end(), sfc::make_order(kmax, 0)) - c.inner.begin());
   };
-  const auto marks = [&parts](int r0, int r1) {
-    for (int r = r0; r <= r1; ++r) parts[static_cast<std::size_t>(r)] = 1;
+  const auto marks = [&mark](int r0, int r1) {
+    for (int r = r0; r <= r1; ++r) mark(r);
   };
   descend_box(ck.dim, ck.levels - ck.shift, CellIndex{0, 0, 0}, lo, hi, key, mask, ranges, marks, ck.shift > 0);
+}
+
+// The parts of `l` (parts numbered from mark.first) with a cell in b, b within the locator's grid
+// [0, extent).
+void locator_box(const GridLocator* l, int dim, const std::array<std::int64_t, 3>& extent, const Box& b, const Marks& mark) {
+  if (const auto* t = dynamic_cast<const grid::TreeLocator*>(l)) return tree_box(*t, 0, b, mark);
+  if (const auto* t = dynamic_cast<const grid::TensorLocator*>(l)) return tensor_box(*t, extent, b, mark);
+  if (const auto* c = dynamic_cast<const grid::CurveLocator*>(l)) return curve_box(*c, b, mark);
+  if (const auto* h = dynamic_cast<const hier::HierLocator*>(l)) {
+    // Box-shaped nodes: each node the box meets, the box cut to it, in the node's own cells.
+    std::vector<char> nodes(h->node_boxes.size(), 0);
+    locator_box(h->nodes.get(), dim, extent, b, Marks{nodes});
+    for (std::size_t n = 0; n < nodes.size(); ++n) {
+      if (!nodes[n]) continue;
+      if (!h->inner[n]) {
+        mark(h->first[n]);  // as HierLocator::part_of answers for a node without a locator
+        continue;
+      }
+      const Box& nb = h->node_boxes[n];
+      Box in = Box::none(dim);
+      std::array<std::int64_t, 3> inner_extent{1, 1, 1};
+      for (int a = 0; a < dim; ++a) {
+        const auto ua = static_cast<std::size_t>(a);
+        in.lo[ua] = std::max(b.lo[ua], nb.lo[ua]) - nb.lo[ua];
+        in.hi[ua] = std::min(b.hi[ua], nb.hi[ua]) - nb.lo[ua];
+        inner_extent[ua] = nb.size(a);
+      }
+      if (!in.empty()) locator_box(h->inner[n].get(), dim, inner_extent, in, Marks{mark.parts, mark.first + h->first[n]});
+    }
+    return;
+  }
+  // Any other locator (a node cut that is not box-shaped, then curves): its cells one by one
+  // (exact; the cost is the box's volume).
+  for (std::int64_t z = b.lo[2]; z <= (dim == 3 ? b.hi[2] : b.lo[2]); ++z)
+    for (std::int64_t y = b.lo[1]; y <= b.hi[1]; ++y)
+      for (std::int64_t x = b.lo[0]; x <= b.hi[0]; ++x) mark(l->part_of({x, y, z, 0}));
 }
 
 }  // namespace
@@ -108,101 +149,8 @@ void grid_parts_in_box(const MapData& d, const Box& cells, std::vector<char>& pa
     b.hi[ua] = std::min<std::int64_t>(b.hi[ua], d.extent[ua] - 1);
   }
   if (b.empty()) return;
-  const GridLocator* l = d.locator.get();
-  if (l == nullptr) return mark(parts, 0);
-  if (const auto* t = dynamic_cast<const grid::TreeLocator*>(l)) return tree_box(*t, 0, b, parts);
-  if (const auto* t = dynamic_cast<const grid::TensorLocator*>(l)) return tensor_box(*t, d, b, parts);
-  if (const auto* c = dynamic_cast<const grid::CurveLocator*>(l)) return curve_box(*c, b, parts);
-  // Any other locator: its cells one by one (exact; the cost is the box's volume).
-  for (std::int64_t z = b.lo[2]; z <= (d.dim == 3 ? b.hi[2] : b.lo[2]); ++z)
-    for (std::int64_t y = b.lo[1]; y <= b.hi[1]; ++y)
-      for (std::int64_t x = b.lo[0]; x <= b.hi[0]; ++x) mark(parts, l->part_of({x, y, z, 0}));
-}
-
-void write_locator(TextWriter& w, const GridLocator* l) {
-  if (l == nullptr) {
-    w.word("locator").word("none").end_line();
-  } else if (const auto* c = dynamic_cast<const grid::CurveLocator*>(l)) {
-    w.word("locator").word("curve").word(to_string(c->keys.curve)).integer(c->keys.levels).integer(c->keys.shift)
-        .integer(static_cast<long long>(c->inner.size())).end_line();
-    for (const sfc::Order v : c->inner)
-      w.hex(static_cast<std::uint64_t>(v >> 64)).integer(static_cast<long long>(static_cast<std::uint64_t>(v))).end_line();
-  } else if (const auto* tree = dynamic_cast<const grid::TreeLocator*>(l)) {
-    w.word("locator").word("tree").integer(static_cast<long long>(tree->nodes.size())).end_line();
-    for (const grid::CutNode& n : tree->nodes)
-      w.integer(n.dim).integer(n.cut).integer(n.lower).integer(n.upper).integer(n.first).end_line();
-  } else if (const auto* t = dynamic_cast<const grid::TensorLocator*>(l)) {
-    w.word("locator").word("tensor").end_line();
-    for (int a = 0; a < t->dim; ++a) {
-      const auto& s = t->starts[static_cast<std::size_t>(a)];
-      w.integer(static_cast<long long>(s.size()));
-      for (const std::int64_t v : s) w.integer(v);
-      w.end_line();
-    }
-  } else {
-    throw Error(ErrorCode::invalid_argument,
-                "hpart::PartitionMap::save: this grid partition's locator (a hierarchical grid partition's) has no "
-                "saved form yet; its map answers queries but cannot be saved");
-  }
-}
-
-std::shared_ptr<const GridLocator> read_locator(TextReader& r, int dim, int parts) {
-  r.expect("locator");
-  const std::string_view kind = r.word("locator kind");
-  if (kind == "none") return nullptr;
-  constexpr long long kMax = std::numeric_limits<std::int64_t>::max();
-  if (kind == "curve") {
-    auto c = std::make_shared<grid::CurveLocator>();
-    c->keys.dim = dim;
-    const std::string_view curve = r.word("curve");
-    if (curve != "hilbert" && curve != "morton") r.fail("unknown curve '" + std::string(curve) + "'");
-    c->keys.curve = curve == "hilbert" ? Curve::hilbert : Curve::morton;
-    c->keys.levels = static_cast<int>(r.integer("levels", 1, dim == 2 ? 32 : 21));
-    c->keys.shift = static_cast<int>(r.integer("shift", 0, c->keys.levels - 1));
-    const long long m = r.integer("splitters", parts - 1, parts - 1);
-    for (long long i = 0; i < m; ++i) {
-      const std::uint64_t k = r.hex("splitter key");
-      const auto id = static_cast<gid_t>(r.integer("splitter id", 0, kMax));
-      c->inner.push_back(sfc::make_order(k, id));
-      if (i > 0 && c->inner[static_cast<std::size_t>(i)] < c->inner[static_cast<std::size_t>(i - 1)])
-        r.fail("splitters out of order");
-    }
-    return c;
-  }
-  if (kind == "tree") {
-    auto t = std::make_shared<grid::TreeLocator>();
-    const long long m = r.integer("tree nodes", 1, 2LL * parts - 1);
-    for (long long i = 0; i < m; ++i) {
-      grid::CutNode n;
-      n.dim = static_cast<int>(r.integer("cut axis", 0, dim - 1));
-      n.cut = r.integer("cut", 0, kMax);
-      // Children come after their parent, so every walk ends (the saved tree has no cycle).
-      n.lower = static_cast<int>(r.integer("lower child", -1, m - 1));
-      n.upper = static_cast<int>(r.integer("upper child", -1, m - 1));
-      n.first = static_cast<part_t>(r.integer("part", 0, parts - 1));
-      if ((n.lower < 0) != (n.upper < 0) || (n.lower >= 0 && (n.lower <= i || n.upper <= i)))
-        r.fail("tree node " + std::to_string(i) + " has bad children");
-      t->nodes.push_back(n);
-    }
-    return t;
-  }
-  if (kind == "tensor") {
-    auto t = std::make_shared<grid::TensorLocator>();
-    t->dim = dim;
-    long long product = 1;
-    for (int a = 0; a < dim; ++a) {
-      const long long m = r.integer("blocks", 1, parts);
-      product *= m;
-      auto& s = t->starts[static_cast<std::size_t>(a)];
-      for (long long i = 0; i < m; ++i) {
-        s.push_back(r.integer("block start", i == 0 ? 0 : s.back(), i == 0 ? 0 : kMax));
-      }
-      if (product > parts) r.fail("tensor blocks exceed the parts");
-    }
-    if (product != parts) r.fail("tensor blocks (" + std::to_string(product) + ") differ from the parts");
-    return t;
-  }
-  r.fail("unknown locator kind '" + std::string(kind) + "'");
+  if (!d.locator) return Marks{parts}(0);
+  locator_box(d.locator.get(), d.dim, d.extent, b, Marks{parts});
 }
 
 }  // namespace hpart::detail

@@ -15,7 +15,8 @@ Box grid_cell_box(const MapData& d, const double* lo, const double* hi);
 // Marks parts[p] for every part p with a cell in `cells` (clipped to the grid): exact.
 void grid_parts_in_box(const MapData& d, const Box& cells, std::vector<char>& parts);
 
-void write_locator(TextWriter& w, const GridLocator* locator);
+// The locator of a `parts`-part partition (null: one part) as text; read_locator checks it.
+void write_locator(TextWriter& w, const GridLocator* locator, int parts);
 // dim and parts bound what the text may say; throws Error(io) for anything malformed.
 std::shared_ptr<const GridLocator> read_locator(TextReader& r, int dim, int parts);
 

@@ -1,7 +1,6 @@
 // map_of for grid partitions: the partition's locator, which every rank already holds, checked
 // identical on every rank (by a hash of its saved form) together with the grid's shape.
 #include <string>
-#include <typeinfo>
 
 #include "assign/grid_map.hpp"
 #include "assign/map_build.hpp"
@@ -18,15 +17,12 @@ PartitionMap map_of(const Comm& comm, const Grid& grid, const GridPartition& par
       problem = "grid.extent[" + std::to_string(a) + "] = " + std::to_string(grid.extent[static_cast<std::size_t>(a)]) + " < 1";
   if (problem.empty() && partition.num_parts < 1) problem = "the partition has " + std::to_string(partition.num_parts) + " parts";
   if (problem.empty()) problem = detail::check_owners(comm, owner_of_part, partition.num_parts);
-  // The locator's saved form, to compare across ranks; a locator without one (the hierarchies')
-  // is compared by its type only.
+  // The locator's saved form, compared across ranks.
   std::string locator;
-  try {
+  if (problem.empty()) {
     detail::TextWriter w;
-    detail::write_locator(w, partition.locator.get());
+    detail::write_locator(w, partition.locator.get(), partition.num_parts);
     locator = w.text();
-  } catch (const Error&) {
-    locator = typeid(*partition.locator).name();
   }
   detail::Replicated args;
   const std::array<std::int64_t, 3> extent{grid.extent[0], grid.extent[1], grid.dim == 3 ? grid.extent[2] : 1};

@@ -142,7 +142,7 @@ std::string save_map(const MapData& d) {
   w.end_line();
   if (d.kind == MapKind::grid) {
     w.word("extent").integer(d.extent[0]).integer(d.extent[1]).integer(d.extent[2]).end_line();
-    write_locator(w, d.locator.get());
+    write_locator(w, d.locator.get(), d.parts);
   } else {
     if (d.kind == MapKind::hierarchical_points) w.word("nodes").integer(static_cast<long long>(d.nodes.size())).end_line();
     write_level(w, d.top);

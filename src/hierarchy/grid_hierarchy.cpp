@@ -14,24 +14,13 @@
 #include "core/validate.hpp"
 #include "grid/grid_input.hpp"
 #include "grid/grid_locator.hpp"
+#include "hierarchy/grid_locators.hpp"
 #include "hierarchy/grid_levels.hpp"
 #include "hpart/hierarchy.hpp"
 
 namespace hpart {
 namespace {
 
-struct HierLocator final : detail::GridLocator {
-  std::shared_ptr<const detail::GridLocator> nodes;
-  std::vector<Box> node_boxes;
-  std::vector<std::shared_ptr<const detail::GridLocator>> inner;
-  std::vector<part_t> first;
-  [[nodiscard]] part_t part_of(const Cell& c) const override {
-    const auto n = static_cast<std::size_t>(nodes->part_of(c));
-    Cell s = c;
-    for (int d = 0; d < node_boxes[n].dim; ++d) s[static_cast<std::size_t>(d)] -= node_boxes[n].lo[static_cast<std::size_t>(d)];
-    return first[n] + inner[n]->part_of(s);
-  }
-};
 
 }  // namespace
 
@@ -147,7 +136,7 @@ HierGridPartition hierarchical(const Comm& comm, const Grid& grid, const Topolog
 
   HierGridPartition out;
   out.node_boxes = nodes.boxes;
-  auto locator = std::make_shared<HierLocator>();
+  auto locator = std::make_shared<hier::HierLocator>();
   locator->nodes = nodes.locator;
   locator->node_boxes = nodes.boxes;
   const Box local = grid.local.dim == 0 ? Box{} : grid.local;

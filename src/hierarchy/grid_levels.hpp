@@ -2,12 +2,14 @@
 // The node-cut strategies of partition_grid_hierarchical (grid_hierarchy.cpp dispatches), and
 // the rank level they share.
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/log.hpp"
 #include "grid/grid_input.hpp"
+#include "grid/grid_locator.hpp"
 #include "metrics/partition_metrics.hpp"
 #include "hpart/hierarchy.hpp"
 
@@ -45,10 +47,10 @@ HierGridPartition graph_partition(const Comm& comm, const Grid& grid, const Topo
                                   const std::vector<int>& per_node, double imbalance);
 
 // The rank level after a node cut: node i's cells (node_of_cell, per local cell) split along the
-// Hilbert curve into per_node[i] parts; the locator asks `node_of` for any cell's node first.
+// Hilbert curve into per_node[i] parts; the locator asks `nodes` for any cell's node first.
 HierGridPartition split_nodes_by_curve(const Comm& comm, const grid::GridInput& in, const Grid& grid,
                                        const Topology& topology, const std::vector<int>& per_node,
                                        const std::vector<part_t>& node_of_cell, double imbalance,
-                                       std::function<int(const Cell&)> node_of);
+                                       std::shared_ptr<const detail::GridLocator> nodes);
 
 }  // namespace hpart::hier

@@ -18,6 +18,7 @@
 #include "graph/initial/metis_adapter.hpp"
 #include "grid/grid_input.hpp"
 #include "hierarchy/grid_levels.hpp"
+#include "hierarchy/grid_locators.hpp"
 
 namespace hpart::hier {
 namespace {
@@ -29,30 +30,23 @@ constexpr idx_t kMetisCuts = 30;
 // Node-level tolerance: METIS's balance is to a block and needs some slack to find good cuts.
 constexpr double kMinNodeImbalance = 0.003;
 
-struct Blocks {
-  int dim = 2;
-  std::int64_t b = 1;
-  std::array<std::int64_t, 3> n{1, 1, 1};  // blocks per dimension
-  std::vector<int> node;                   // node of every block, x fastest
-  [[nodiscard]] std::int64_t count() const { return n[0] * n[1] * n[2]; }
-  [[nodiscard]] std::int64_t index(std::int64_t x, std::int64_t y, std::int64_t z) const {
-    return x / b + n[0] * (y / b + n[1] * (z / b));
+// The grid's blocks: b^dim cells each, b the least power of two that keeps them within
+// kMaxBlocks (the locator, hierarchy/grid_locators.hpp, gives each block its node).
+using Blocks = BlockLocator;
+Blocks blocks_for_grid(const Grid& g) {
+  Blocks k;
+  k.dim = g.dim;
+  for (;;) {
+    for (int d = 0; d < 3; ++d)
+      k.n[static_cast<std::size_t>(d)] = d < g.dim ? (g.extent[static_cast<std::size_t>(d)] + k.b - 1) / k.b : 1;
+    if (k.count() <= kMaxBlocks) return k;
+    k.b *= 2;
   }
-  static Blocks for_grid(const Grid& g) {
-    Blocks k;
-    k.dim = g.dim;
-    for (;;) {
-      for (int d = 0; d < 3; ++d)
-        k.n[static_cast<std::size_t>(d)] = d < g.dim ? (g.extent[static_cast<std::size_t>(d)] + k.b - 1) / k.b : 1;
-      if (k.count() <= kMaxBlocks) return k;
-      k.b *= 2;
-    }
-  }
-  // Cells of block dimension d at block coordinate i (the last block may be cut short).
-  [[nodiscard]] std::int64_t width(const Grid& g, int d, std::int64_t i) const {
-    return std::min(b, g.extent[static_cast<std::size_t>(d)] - i * b);
-  }
-};
+}
+// Cells of block dimension d at block coordinate i (the last block may be cut short).
+std::int64_t block_width(const Blocks& k, const Grid& g, int d, std::int64_t i) {
+  return std::min(k.b, g.extent[static_cast<std::size_t>(d)] - i * k.b);
+}
 
 // METIS on rank 0: the block graph (face neighbours) cut into the nodes' shares.
 std::vector<int> cut_blocks(const Grid& g, const Blocks& k, const std::vector<double>& cost,
@@ -80,7 +74,7 @@ std::vector<int> cut_blocks(const Grid& g, const Blocks& k, const std::vector<do
             // Cell faces between the two blocks: the cross-section of the face.
             std::int64_t area = 1;
             for (int e = 0; e < k.dim; ++e)
-              if (e != d) area *= k.width(g, e, c[e]);
+              if (e != d) area *= block_width(k, g, e, c[e]);
             adjncy.push_back(static_cast<idx_t>(o[0] + k.n[0] * (o[1] + k.n[1] * o[2])));
             areas.push_back(area);
           }
@@ -123,7 +117,7 @@ HierGridPartition graph_partition(const Comm& comm, const Grid& grid, const Topo
   GridOptions check;
   check.parts = std::accumulate(per_node.begin(), per_node.end(), 0);
   const grid::GridInput in = grid::prepare_grid(comm, grid, check);
-  auto blocks = std::make_shared<Blocks>(Blocks::for_grid(grid));
+  auto blocks = std::make_shared<Blocks>(blocks_for_grid(grid));
   const std::size_t nb = static_cast<std::size_t>(blocks->count());
   // Exact fixed-point sums (as every grid method uses), so the block costs, hence METIS's input
   // and the partition, are the same for any number of ranks.
@@ -146,8 +140,7 @@ HierGridPartition graph_partition(const Comm& comm, const Grid& grid, const Topo
     for (std::int64_t j = 0; j < count; ++j)
       node_of_cell[index + static_cast<std::size_t>(j)] = blocks->node[static_cast<std::size_t>(blocks->index(x0 + j, y, z))];
   });
-  return split_nodes_by_curve(comm, in, grid, topology, per_node, node_of_cell, imbalance,
-                              [blocks](const Cell& c) { return blocks->node[static_cast<std::size_t>(blocks->index(c[0], c[1], c[2]))]; });
+  return split_nodes_by_curve(comm, in, grid, topology, per_node, node_of_cell, imbalance, blocks);
 }
 
 }  // namespace hpart::hier

@@ -18,72 +18,28 @@
 #include "core/validate.hpp"
 #include "grid/grid_methods.hpp"
 #include "hierarchy/grid_levels.hpp"
+#include "hierarchy/grid_locators.hpp"
 #include "points/splitter_search.hpp"
 
 namespace hpart::hier {
+
+SlabKeys SlabKeys::along(const Grid& g, int d) {
+  SlabKeys k;
+  k.dim = g.dim;
+  k.d = d;
+  int others[2] = {0, 0}, n = 0;
+  for (int e = 0; e < g.dim; ++e)
+    if (e != k.d) others[n++] = e;
+  k.a = others[0];
+  k.b = g.dim == 3 ? others[1] : k.d;
+  k.ea = g.extent[static_cast<std::size_t>(k.a)];
+  k.eb = g.dim == 3 ? g.extent[static_cast<std::size_t>(k.b)] : 1;
+  const auto total = static_cast<std::uint64_t>(g.domain().volume());
+  k.shift = 64 - std::max(1, static_cast<int>(std::bit_width(total - 1)));
+  return k;
+}
+
 namespace {
-
-// Slab-major cell order across dimension d, left-aligned in the key's top bits.
-struct SlabKeys {
-  int dim = 2, d = 0, a = 1, b = 2;
-  std::int64_t ea = 1, eb = 1;
-  int shift = 0;
-  static SlabKeys along(const Grid& g, int d) {
-    SlabKeys k;
-    k.dim = g.dim;
-    k.d = d;
-    int others[2] = {0, 0}, n = 0;
-    for (int e = 0; e < g.dim; ++e)
-      if (e != k.d) others[n++] = e;
-    k.a = others[0];
-    k.b = g.dim == 3 ? others[1] : k.d;
-    k.ea = g.extent[static_cast<std::size_t>(k.a)];
-    k.eb = g.dim == 3 ? g.extent[static_cast<std::size_t>(k.b)] : 1;
-    const auto total = static_cast<std::uint64_t>(g.domain().volume());
-    k.shift = 64 - std::max(1, static_cast<int>(std::bit_width(total - 1)));
-    return k;
-  }
-  [[nodiscard]] std::uint64_t key(const Cell& c) const {
-    const std::int64_t cb = dim == 3 ? c[static_cast<std::size_t>(b)] : 0;
-    const auto index = static_cast<std::uint64_t>((c[static_cast<std::size_t>(d)] * eb + cb) * ea + c[static_cast<std::size_t>(a)]);
-    return index << shift;
-  }
-};
-
-// A bisection node: cells with slab key (across keys.d) below `split` go to `lower`.
-struct StairNode {
-  SlabKeys keys;
-  sfc::Order split = 0;
-  int lower = -1, upper = -1;
-  int node = 0;  // leaves: the node (machine) index
-};
-
-// The staircase cuts: walk the bisection tree to a cell's node.
-struct StairTree {
-  std::vector<StairNode> tree;  // tree[0] is the root
-  [[nodiscard]] int node_of(const Cell& c) const {
-    int t = 0;
-    while (tree[static_cast<std::size_t>(t)].lower >= 0) {
-      const StairNode& sn = tree[static_cast<std::size_t>(t)];
-      t = sfc::make_order(sn.keys.key(c), 0) >= sn.split ? sn.upper : sn.lower;
-    }
-    return tree[static_cast<std::size_t>(t)].node;
-  }
-};
-
-// A node cut's map, then the node's curve splitters.
-struct NodeCurveLocator final : detail::GridLocator {
-  std::function<int(const Cell&)> node_of;
-  grid::CellKeys curve;
-  std::vector<std::vector<sfc::Order>> rank_inner;
-  std::vector<part_t> first;
-  [[nodiscard]] part_t part_of(const Cell& c) const override {
-    const auto n = static_cast<std::size_t>(node_of(c));
-    const sfc::Order v = sfc::make_order(curve.key(c), 0);
-    const auto& in = rank_inner[n];
-    return first[n] + static_cast<part_t>(std::upper_bound(in.begin(), in.end(), v) - in.begin());
-  }
-};
 
 // Curve split of `keys` (distinct) with `weights` (empty: unit) into targets.size() parts.
 std::vector<sfc::Order> split(const Comm& comm, const grid::GridInput& in, std::span<const std::uint64_t> keys,
@@ -112,7 +68,7 @@ HierGridPartition staircase_partition(const Comm& comm, const Grid& grid, const 
   GridOptions check;
   check.parts = static_cast<int>(std::accumulate(per_node.begin(), per_node.end(), 0));
   const grid::GridInput in = grid::prepare_grid(comm, grid, check);
-  auto stairs = std::make_shared<StairTree>();
+  auto stairs = std::make_shared<StairLocator>();
   const std::size_t n = in.local.size();
   std::vector<part_t> node_of_cell(n, 0);
 
@@ -179,18 +135,17 @@ HierGridPartition staircase_partition(const Comm& comm, const Grid& grid, const 
     work.push_back(std::move(lo));
   }
 
-  return split_nodes_by_curve(comm, in, grid, topology, per_node, node_of_cell, imbalance,
-                              [stairs](const Cell& c) { return stairs->node_of(c); });
+  return split_nodes_by_curve(comm, in, grid, topology, per_node, node_of_cell, imbalance, stairs);
 }
 
 HierGridPartition split_nodes_by_curve(const Comm& comm, const grid::GridInput& in, const Grid& grid,
                                        const Topology& topology, const std::vector<int>& per_node,
                                        const std::vector<part_t>& node_of_cell, double imbalance,
-                                       std::function<int(const Cell&)> node_of) {
+                                       std::shared_ptr<const detail::GridLocator> nodes) {
   const int K = std::accumulate(per_node.begin(), per_node.end(), 0);
   const std::size_t n = in.local.size();
   auto locator = std::make_shared<NodeCurveLocator>();
-  locator->node_of = std::move(node_of);
+  locator->nodes = std::move(nodes);
   locator->curve = grid::CellKeys::for_grid(grid, Curve::hilbert);
   // Rank level: each node's cells along the Hilbert curve.
   std::vector<part_t> parts(n, 0);

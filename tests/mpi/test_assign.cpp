@@ -234,6 +234,55 @@ TEST(BoxAssign, EqualsBruteForce) {
     }
 }
 
+// A grid map against the partition's own locator: every cell (as a cell and as a coordinate),
+// every local cell's assigned part, boxes against a walk over their cells, save/load.
+void check_grid_map(const hpart::PartitionMap& map, const hpart::GridPartition& gp, const hpart::testing::LocalGrid& lg,
+                    const std::string& what) {
+  const World w;
+  const int dim = lg.grid.dim;
+  const std::array<std::int64_t, 3> extent = lg.grid.extent;
+  EXPECT_EQ(map.kind(), hpart::MapKind::grid);
+  const std::string saved = map.save();
+  EXPECT_TRUE(same_everywhere(saved, w.comm)) << what;
+  const hpart::PartitionMap back = hpart::PartitionMap::load(saved);
+  long long wrong = 0;
+  for (std::int64_t z = 0; z < extent[2]; ++z)
+    for (std::int64_t y = 0; y < extent[1]; ++y)
+      for (std::int64_t x = 0; x < extent[0]; ++x) {
+        const hpart::Cell c{x, y, z, 0};
+        const hpart::part_t q = gp.part_of(c);
+        const double mid[3] = {static_cast<double>(x) + 0.5, static_cast<double>(y) + 0.25, static_cast<double>(z) + 0.75};
+        wrong += map.part_of(c) != q || back.part_of(c) != q ||
+                 map.part_of(std::span<const double>(mid, static_cast<std::size_t>(dim))) != q;
+      }
+  EXPECT_EQ(wrong, 0) << what;
+  const hpart::Box& local = lg.grid.local;
+  for (std::size_t i = 0; i < gp.parts.size(); ++i) {
+    const auto k = static_cast<std::int64_t>(i);
+    const hpart::Cell c{local.lo[0] + k % local.size(0), local.lo[1] + (k / local.size(0)) % local.size(1),
+                        dim == 3 ? local.lo[2] + k / (local.size(0) * local.size(1)) : 0, 0};
+    wrong += map.part_of(c) != gp.parts[i];
+  }
+  EXPECT_EQ(wrong, 0) << what << ": local cells";
+  for (int t = 0; t < 60; ++t) {
+    hpart::Box box = hpart::Box::none(dim);
+    for (int a = 0; a < dim; ++a) {
+      const auto ua = static_cast<std::size_t>(a);
+      const auto u = [&](int s) { return static_cast<std::int64_t>(hpart::testing::unit(21, static_cast<std::uint64_t>(t), 2 * a + s) * static_cast<double>(extent[ua] + 2)) - 1; };
+      box.lo[ua] = std::min(u(0), u(1));
+      box.hi[ua] = std::max(u(0), u(1));
+    }
+    std::set<hpart::part_t> brute;
+    for (std::int64_t z = std::max<std::int64_t>(box.lo[2], 0); z <= std::min(box.hi[2], extent[2] - 1); ++z)
+      for (std::int64_t y = std::max<std::int64_t>(box.lo[1], 0); y <= std::min(box.hi[1], extent[1] - 1); ++y)
+        for (std::int64_t x = std::max<std::int64_t>(box.lo[0], 0); x <= std::min(box.hi[0], extent[0] - 1); ++x)
+          brute.insert(gp.part_of({x, y, z, 0}));
+    const std::vector<hpart::part_t> got = map.parts_in_box(box), loaded = back.parts_in_box(box);
+    EXPECT_EQ(std::set<hpart::part_t>(got.begin(), got.end()), brute) << what << " box " << t;
+    EXPECT_EQ(loaded, got) << what;
+  }
+}
+
 // Grid maps, every method: each cell's part (cells and cell-unit coordinates) is the locator's,
 // every local cell's is the assigned one, and boxes list exactly the parts of their cells.
 TEST(GridAssign, CellsAndBoxesEqualBruteForce) {
@@ -252,53 +301,38 @@ TEST(GridAssign, CellsAndBoxesEqualBruteForce) {
         opts.curve = curve;
         const hpart::GridPartition gp = hpart::partition_grid(comm, lg.grid, opts);
         const hpart::PartitionMap map = hpart::map_of(comm, lg.grid, gp);
-        const std::string what = std::to_string(dim) + "D method " + std::to_string(static_cast<int>(method));
-        EXPECT_EQ(map.kind(), hpart::MapKind::grid);
-        const std::string saved = map.save();
-        EXPECT_TRUE(same_everywhere(saved, w.comm)) << what;
-        const hpart::PartitionMap back = hpart::PartitionMap::load(saved);
-        long long wrong = 0;
-        std::vector<hpart::part_t> all;
-        for (std::int64_t z = 0; z < extent[2]; ++z)
-          for (std::int64_t y = 0; y < extent[1]; ++y)
-            for (std::int64_t x = 0; x < extent[0]; ++x) {
-              const hpart::Cell c{x, y, z, 0};
-              const hpart::part_t q = gp.part_of(c);
-              const double mid[3] = {static_cast<double>(x) + 0.5, static_cast<double>(y) + 0.25, static_cast<double>(z) + 0.75};
-              wrong += map.part_of(c) != q || back.part_of(c) != q ||
-                       map.part_of(std::span<const double>(mid, static_cast<std::size_t>(dim))) != q;
-              all.push_back(q);
-            }
-        EXPECT_EQ(wrong, 0) << what;
-        const hpart::Box& local = lg.grid.local;
-        for (std::size_t i = 0; i < gp.parts.size(); ++i) {
-          const auto k = static_cast<std::int64_t>(i);
-          const hpart::Cell c{local.lo[0] + k % local.size(0), local.lo[1] + (k / local.size(0)) % local.size(1),
-                              dim == 3 ? local.lo[2] + k / (local.size(0) * local.size(1)) : 0, 0};
-          wrong += map.part_of(c) != gp.parts[i];
-        }
-        EXPECT_EQ(wrong, 0) << what << ": local cells";
-        for (int t = 0; t < 60; ++t) {
-          hpart::Box box = hpart::Box::none(dim);
-          for (int a = 0; a < dim; ++a) {
-            const auto ua = static_cast<std::size_t>(a);
-            const auto u = [&](int s) { return static_cast<std::int64_t>(hpart::testing::unit(21, static_cast<std::uint64_t>(t), 2 * a + s) * static_cast<double>(extent[ua] + 2)) - 1; };
-            box.lo[ua] = std::min(u(0), u(1));
-            box.hi[ua] = std::max(u(0), u(1));
-          }
-          std::set<hpart::part_t> brute;
-          for (std::int64_t z = std::max<std::int64_t>(box.lo[2], 0); z <= std::min(box.hi[2], extent[2] - 1); ++z)
-            for (std::int64_t y = std::max<std::int64_t>(box.lo[1], 0); y <= std::min(box.hi[1], extent[1] - 1); ++y)
-              for (std::int64_t x = std::max<std::int64_t>(box.lo[0], 0); x <= std::min(box.hi[0], extent[0] - 1); ++x)
-                brute.insert(gp.part_of({x, y, z, 0}));
-          const std::vector<hpart::part_t> got = map.parts_in_box(box), loaded = back.parts_in_box(box);
-          EXPECT_EQ(std::set<hpart::part_t>(got.begin(), got.end()), brute) << what << " box " << t;
-          EXPECT_EQ(loaded, got) << what;
-        }
+        check_grid_map(map, gp, lg, std::to_string(dim) + "D method " + std::to_string(static_cast<int>(method)));
       }
 }
 
 std::string emulated(int ranks) { return ranks % 2 == 0 ? std::to_string(ranks / 2) + "x2" : std::to_string(ranks) + "x1"; }
+
+// Hierarchical grid partitions, every node cut: the same checks, and the owners are the
+// partition's owner_of_part.
+TEST(GridAssign, Hierarchical) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const hpart::Topology topo = hpart::detect_topology(comm, emulated(w.size));
+  for (const int dim : {2, 3})
+    for (const hpart::NodeCut cut : {hpart::NodeCut::staircase, hpart::NodeCut::boxes, hpart::NodeCut::graph})
+      for (const hpart::GridMethod rank_method : {hpart::GridMethod::sfc, hpart::GridMethod::blocks}) {
+        if (cut != hpart::NodeCut::boxes && rank_method != hpart::GridMethod::sfc) continue;
+        const std::array<std::int64_t, 3> extent{14, 11, dim == 3 ? 7 : 1};
+        const auto lg = hpart::testing::slab_grid(dim, extent, w.rank, w.size, 4.0);
+        hpart::HierGridOptions opts;
+        opts.parts = 2 * w.size + 1;
+        opts.node_cut = cut;
+        opts.rank_method = rank_method;
+        const hpart::HierGridPartition gp = hpart::partition_grid_hierarchical(comm, lg.grid, topo, opts);
+        const hpart::PartitionMap map = hpart::map_of(comm, lg.grid, gp);
+        const std::string what = std::to_string(dim) + "D node cut " + std::to_string(static_cast<int>(cut)) +
+                                 " rank method " + std::to_string(static_cast<int>(rank_method));
+        check_grid_map(map, gp, lg, what);
+        long long wrong = 0;
+        for (int q = 0; q < opts.parts; ++q) wrong += map.rank_of_part(q) != gp.owner_of_part[static_cast<std::size_t>(q)];
+        EXPECT_EQ(wrong, 0) << what;
+      }
+}
 
 // Hierarchical point partitions: the node curve, then each node's curve in its points' box.
 TEST(PointAssign, Hierarchical) {
