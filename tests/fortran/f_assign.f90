@@ -43,7 +43,7 @@ contains
     integer(c_int32_t), allocatable :: located(:), inbox(:)
     integer(c_int32_t), allocatable :: owners(:)
     character(64) :: path
-    integer :: k, r, one
+    integer :: q, r, one
     call hpart_map_create(MPI_COMM_WORLD, points, opts, p, map)
     allocate (located(size(parts)))
     call hpart_map_assign(map, coords, located, ids=ids)
@@ -56,11 +56,11 @@ contains
     end if
     call hpart_map_parts_in_box(map, [0.0_c_double, 0.0_c_double, 0.0_c_double], &
                                 [1.0_c_double, 1.0_c_double, 1.0_c_double], inbox)
-    call check(size(inbox) == K .and. all(inbox == [(k, k = 0, K - 1)]), 'the whole box meets every part')
+    call check(size(inbox) == K .and. all(inbox == [(q, q = 0, K - 1)]), 'the whole box meets every part')
     call hpart_partition_owners(p, owners)
-    do k = 0, K - 1
-      call hpart_map_rank_of_part(map, k, r)
-      call check(r == owners(k + 1), 'rank_of_part is the partition''s owner')
+    do q = 0, K - 1
+      call hpart_map_rank_of_part(map, q, r)
+      call check(r == owners(q + 1), 'rank_of_part is the partition''s owner')
     end do
     write (path, '(a, i0, a, i0, a)') 'f_assign_np', nranks, '_rank', rank, '.map'  ! unique under ctest -j
     call hpart_map_save(map, trim(path))
