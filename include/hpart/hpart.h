@@ -171,6 +171,17 @@ typedef struct hpart_graph_options {
 } hpart_graph_options;
 hpart_status hpart_graph_options_init(hpart_graph_options* opts);
 
+typedef struct hpart_hier_graph_options {
+  size_t size;
+  int parts;             /* total parts; 0 = one per rank */
+  int node_method;       /* HPART_GRAPH_*: the node level */
+  int rank_method;       /* HPART_GRAPH_*: each node's induced subgraph */
+  double imbalance;      /* of the final parts, every constraint */
+  int seed;
+  const char* topology;  /* NULL or "": HPART_TOPOLOGY, else detected; or "NxM" */
+} hpart_hier_graph_options;
+hpart_status hpart_hier_graph_options_init(hpart_hier_graph_options* opts);
+
 typedef struct hpart_graph_repart_options {
   size_t size;
   int parts;
@@ -223,6 +234,11 @@ hpart_status hpart_partition_graph(MPI_Comm comm, const hpart_graph* graph, cons
                                    hpart_partition** out);
 hpart_status hpart_partition_graph_f(MPI_Fint comm, const hpart_graph* graph, const hpart_graph_options* opts,
                                      hpart_partition** out);
+/* Nodes first, then the ranks of each node; hpart_partition_owners gives each part's rank. */
+hpart_status hpart_partition_graph_hierarchical(MPI_Comm comm, const hpart_graph* graph,
+                                                const hpart_hier_graph_options* opts, hpart_partition** out);
+hpart_status hpart_partition_graph_hierarchical_f(MPI_Fint comm, const hpart_graph* graph,
+                                                  const hpart_hier_graph_options* opts, hpart_partition** out);
 /* current: the part of each local vertex (n = local vertices). */
 hpart_status hpart_repartition_graph(MPI_Comm comm, const hpart_graph* graph, const int32_t* current,
                                      const hpart_graph_repart_options* opts, hpart_partition** out);

@@ -48,6 +48,10 @@ hpart_status hpart_partition_graph_f(MPI_Fint comm, const hpart_graph* graph, co
                                      hpart_partition** out) {
   return HPART_F(hpart_partition_graph, graph, opts, out);
 }
+hpart_status hpart_partition_graph_hierarchical_f(MPI_Fint comm, const hpart_graph* graph,
+                                                  const hpart_hier_graph_options* opts, hpart_partition** out) {
+  return HPART_F(hpart_partition_graph_hierarchical, graph, opts, out);
+}
 hpart_status hpart_repartition_graph_f(MPI_Fint comm, const hpart_graph* graph, const int32_t* current,
                                        const hpart_graph_repart_options* opts, hpart_partition** out) {
   return HPART_F(hpart_repartition_graph, graph, current, opts, out);

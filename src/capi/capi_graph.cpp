@@ -3,6 +3,7 @@
 #include <span>
 
 #include "capi/capi.hpp"
+#include "hpart/topology.hpp"
 
 using namespace hpart::capi;
 
@@ -11,6 +12,8 @@ static_assert(HPART_GRAPH_MULTILEVEL == static_cast<int>(hpart::GraphMethod::gra
               HPART_GRAPH_GEOMETRIC_REFINE == static_cast<int>(hpart::GraphMethod::geometric_refine));
 
 namespace {
+
+bool method_ok(int m) { return m >= HPART_GRAPH_MULTILEVEL && m <= HPART_GRAPH_GEOMETRIC_REFINE; }
 
 // This rank's lengths from the arrays (n: local vertices, m: adjacency entries), checked so that
 // reading them stays inside what the caller declared.
@@ -130,8 +133,7 @@ hpart_status hpart_partition_graph(MPI_Comm comm, const hpart_graph* graph, cons
     check.need(out != nullptr, "out is NULL").handle(graph, Kind::graph, "graph");
     check.sized(opts, "opts", "hpart_graph_options_init");
     if (opts && opts->size == sizeof(*opts))
-      check.need(opts->method >= HPART_GRAPH_MULTILEVEL && opts->method <= HPART_GRAPH_GEOMETRIC_REFINE,
-                 "opts->method is " + std::to_string(opts->method) + ", out of range");
+      check.need(method_ok(opts->method), "opts->method is " + std::to_string(opts->method) + ", out of range");
     const hpart::Comm c = check.agreed(comm);
     hpart::GraphOptions o;
     o.parts = opts->parts;
@@ -141,6 +143,30 @@ hpart_status hpart_partition_graph(MPI_Comm comm, const hpart_graph* graph, cons
     if (opts->target_sizes && opts->parts > 0)
       o.target_sizes = {opts->target_sizes, static_cast<std::size_t>(opts->parts)};
     *out = wrap_graph(hpart::partition_graph(c, graph->g, o), c.size());
+  });
+}
+
+hpart_status hpart_partition_graph_hierarchical(MPI_Comm comm, const hpart_graph* graph,
+                                                const hpart_hier_graph_options* opts, hpart_partition** out) {
+  return guard([&] {
+    if (out) *out = nullptr;
+    Check check("hpart_partition_graph_hierarchical");
+    check.need(out != nullptr, "out is NULL").handle(graph, Kind::graph, "graph");
+    check.sized(opts, "opts", "hpart_hier_graph_options_init");
+    if (opts && opts->size == sizeof(*opts))
+      check.need(method_ok(opts->node_method), "opts->node_method is " + std::to_string(opts->node_method) + ", out of range")
+          .need(method_ok(opts->rank_method), "opts->rank_method is " + std::to_string(opts->rank_method) + ", out of range");
+    const hpart::Comm c = check.agreed(comm);
+    const hpart::Topology topo = hpart::detect_topology(c, opts->topology ? opts->topology : "");
+    hpart::HierGraphOptions o;
+    o.parts = opts->parts;
+    o.node_method = static_cast<hpart::GraphMethod>(opts->node_method);
+    o.rank_method = static_cast<hpart::GraphMethod>(opts->rank_method);
+    o.imbalance = opts->imbalance;
+    o.seed = opts->seed;
+    hpart::HierPartition p = hpart::partition_graph_hierarchical(c, graph->g, topo, o);
+    std::vector<int> owners = p.owner_of_part;
+    *out = wrap(static_cast<hpart::Partition&&>(p), c.size(), std::move(owners));
   });
 }
 

@@ -209,6 +209,18 @@ hpart_status hpart_graph_options_init(hpart_graph_options* opts) {
   return HPART_OK;
 }
 
+hpart_status hpart_hier_graph_options_init(hpart_hier_graph_options* opts) {
+  const hpart_status s = init_struct(opts, "hpart_hier_graph_options_init");
+  if (s != HPART_OK) return s;
+  const hpart::HierGraphOptions d;
+  opts->parts = d.parts;
+  opts->node_method = static_cast<int>(d.node_method);
+  opts->rank_method = static_cast<int>(d.rank_method);
+  opts->imbalance = d.imbalance;
+  opts->seed = d.seed;
+  return HPART_OK;
+}
+
 hpart_status hpart_graph_repart_options_init(hpart_graph_repart_options* opts) {
   const hpart_status s = init_struct(opts, "hpart_graph_repart_options_init");
   if (s != HPART_OK) return s;

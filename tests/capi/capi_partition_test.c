@@ -230,6 +230,19 @@ static void test_graphs(void) {
   OK(hpart_partition_metrics(r, &m));
   CHECK(m.is_repartition == 1 && m.has_cut == 1 && m.max_imbalance <= ro.imbalance + 1e-12);
 
+  /* Hierarchical: 2 emulated nodes when the rank count is even, 2 parts per rank. */
+  hpart_hier_graph_options ho;
+  OK(hpart_hier_graph_options_init(&ho));
+  ho.parts = 2 * R;
+  ho.topology = R % 2 == 0 ? (R == 2 ? "2x1" : "2x2") : NULL;
+  hpart_partition* hp = NULL;
+  OK(hpart_partition_graph_hierarchical(MPI_COMM_WORLD, g64, &ho, &hp));
+  check_partition(hp, t.n, 16 * 12, ho.parts, 16 * 12);
+  const int32_t* owners = NULL;
+  OK(hpart_partition_owners(hp, &owners));
+  for (int k = 0; k < ho.parts; ++k) CHECK(owners[k] >= 0 && owners[k] < R);
+  OK(hpart_partition_free(&hp));
+
   OK(hpart_partition_free(&r));
   OK(hpart_partition_free(&p32));
   OK(hpart_partition_free(&p64));
