@@ -111,6 +111,11 @@ struct GraphRepartOptions {
   // new cut (GraphRepartition::cut.edge_cut) as the reference.
   double reference_cut = 0.0;
   double max_surface_growth = 1.3;
+  // Optional, per local vertex (the one field that is not the same on every rank): the cost of
+  // migrating it (>= 0; ParMETIS's vsize), in the units of itr's trade-off and of the fallback's
+  // relabelling. Empty: its first weight (unit without weights). Given on every rank that has
+  // vertices, or on none.
+  std::span<const std::int64_t> migration_sizes;
 };
 
 // The new parts of the local vertices (weights and imbalance per constraint) and their cut;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -128,18 +129,8 @@ std::string check_arrays(const Comm& comm, const RawArgs& a, Kind kind) {
              num(N - 1 + base) + "]" + based(base);
   if (kind == Kind::geom_kway && n > 0 && a.xyz == nullptr) return "xyz is NULL";
   if (kind == Kind::adaptive && a.vsize != nullptr)
-    for (idx_t i = 0; i < n; ++i) {
-      const idx_t w = (*a.wgtflag & 2) ? a.vwgt[i] : 1;
-      if (a.vsize[i] != w)
-        return "vsize[" + num(i) + "] = " + num(a.vsize[i]) + " differs from the vertex's weight " + num(w) +
-               ": hpart counts a vertex's migration cost as its (first) weight, so vsize must be NULL with unit "
-               "weights or equal vwgt";
-    }
-  if (kind == Kind::adaptive && a.vsize == nullptr && (*a.wgtflag & 2))
     for (idx_t i = 0; i < n; ++i)
-      if (a.vwgt[i] != 1)
-        return "vsize is NULL (unit migration cost) but vwgt[" + num(i) + "] = " + num(a.vwgt[i]) +
-               ": hpart counts a vertex's migration cost as its weight; pass vsize equal to vwgt to accept that";
+      if (a.vsize[i] < 0) return "vsize[" + num(i) + "] = " + num(a.vsize[i]) + ": redistribution costs must be >= 0";
   return {};
 }
 
@@ -218,6 +209,14 @@ GraphFile convert(const Comm& comm, const RawArgs& a, Kind kind) {
   return g;
 }
 
+// AdaptiveRepart's redistribution cost per vertex: vsize, or 1 each when it is NULL (ParMETIS's
+// default), which hpart must be told only where vertex weights would otherwise stand in.
+std::vector<std::int64_t> sizes(const RawArgs& a, std::size_t n) {
+  if (a.vsize != nullptr) return {a.vsize, a.vsize + n};
+  if (*a.wgtflag & 2) return std::vector<std::int64_t>(n, 1);
+  return {};
+}
+
 // RefineKway / AdaptiveRepart: the partition to start from (options[3]; the manual's rule).
 std::string starting_parts(const Comm& comm, const RawArgs& a, Problem& p) {
   const bool opt = a.options != nullptr && a.options[0] != 0;
@@ -252,6 +251,7 @@ Problem prepare_graph(const Comm& comm, const RawArgs& a, Kind kind) {
   if (kind == Kind::adaptive) p.itr = static_cast<double>(*a.itr);
   if (kind == Kind::refine) p.itr = 1e6;  // the cut is all that counts; migration breaks ties
   p.graph = convert(comm, a, kind);
+  if (kind == Kind::adaptive) p.sizes = sizes(a, p.graph.xadj.size() - 1);
   if (kind == Kind::refine || kind == Kind::adaptive) agree(comm, starting_parts(comm, a, p));
   return p;
 }

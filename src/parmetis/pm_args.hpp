@@ -3,6 +3,7 @@
 // points (pm_entry.cpp) only dispatch; every rule of the ParMETIS 4 manual, and every case
 // where hpart cannot honour an argument, is decided here, collectively: the same hpart::Error on
 // every rank, its message naming the argument.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,7 @@ struct Problem {
   double itr = 1000.0;            // AdaptiveRepart's ipc2redist
   bool coupled = false;           // RefineKway / AdaptiveRepart: start from the distribution
   std::vector<part_t> current;    // RefineKway / AdaptiveRepart: the partition to start from
+  std::vector<std::int64_t> sizes;  // AdaptiveRepart: vsize (1 each when NULL); empty: unweighted
 };
 
 // Collective. Checks every argument of a graph entry point and converts them (throws the same

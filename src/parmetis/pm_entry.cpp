@@ -101,6 +101,7 @@ void repartition(const Comm& comm, const char* fn, const RawArgs& a, Kind kind, 
   o.parts = p.nparts;
   o.imbalance = p.imbalance;
   o.itr = p.itr;
+  o.migration_sizes = p.sizes;
   write_result(comm, fn, p, repartition_graph(comm, p.graph.view(), p.current, o), edgecut, part);
 }
 

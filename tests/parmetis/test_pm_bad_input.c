@@ -128,7 +128,7 @@ int main(int argc, char **argv) {
   c = fresh(&g), c.entry = 1, c.itr = 0.0f, expect("AdaptiveRepart itr 0", &c, "itr");
   c = fresh(&g), c.entry = 1, c.itr = -1.0f, expect("AdaptiveRepart itr < 0", &c, "itr");
   c = fresh(&g), c.entry = 1, c.itr = NAN, expect("AdaptiveRepart itr NaN", &c, "itr");
-  c = fresh(&g), c.entry = 1, c.wgtflag = 2, c.vsize[0] = 3, expect("AdaptiveRepart vsize", &c, "vsize");
+  c = fresh(&g), c.entry = 1, c.wgtflag = 2, c.vsize[0] = -3, expect("AdaptiveRepart vsize < 0", &c, "vsize");
   c = fresh(&g), c.entry = 2, c.options[0] = 1, c.options[3] = 9, expect("RefineKway options[3] 9", &c, "options[3]");
   c = fresh(&g), c.entry = 2, c.options[0] = 1, c.options[3] = 2, c.part[0] = 4,
   expect("RefineKway part out of range", &c, "part[0]");

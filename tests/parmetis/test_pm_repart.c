@@ -35,7 +35,8 @@ static void refine(pm_graph *g, idx_t *part, idx_t k, const char *what, int must
   if (r == 0) printf("RefineKway %-10s k %d: cut %lld -> %lld, balance %.3f\n", what, (int)k, before, after, bal);
 }
 
-static void adaptive(pm_graph *g, const idx_t *start, idx_t k, MPI_Comm comm) {
+/* vsize: the new weights (moving a heavy vertex costs more), or NULL (ParMETIS's unit cost). */
+static void adaptive(pm_graph *g, const idx_t *start, idx_t k, int vsize_is_vwgt, MPI_Comm comm) {
   idx_t *vw = (idx_t *)malloc(sizeof(idx_t) * (size_t)(g->n + 1));
   int r;
   MPI_Comm_rank(comm, &r);
@@ -43,7 +44,7 @@ static void adaptive(pm_graph *g, const idx_t *start, idx_t k, MPI_Comm comm) {
   idx_t *part = copy_parts(start, g->n);
   idx_t wgtflag = 2, numflag = 0, ncon = 1, edgecut = -1, options[4] = {1, 0, 3, PARMETIS_PSR_UNCOUPLED};
   real_t itr = 1000.0f;
-  const int s = ParMETIS_V3_AdaptiveRepart(g->vtxdist, g->xadj, g->adjncy, vw, vw, NULL, &wgtflag, &numflag, &ncon,
+  const int s = ParMETIS_V3_AdaptiveRepart(g->vtxdist, g->xadj, g->adjncy, vw, vsize_is_vwgt ? vw : NULL, NULL, &wgtflag, &numflag, &ncon,
                                            &k, tp, ub, &itr, options, &edgecut, part, &comm);
   PM_CHECK(s == METIS_OK, "AdaptiveRepart: status %d", s);
   if (s == METIS_OK) {
@@ -59,8 +60,8 @@ static void adaptive(pm_graph *g, const idx_t *start, idx_t k, MPI_Comm comm) {
     PM_CHECK(cut == edgecut, "AdaptiveRepart: edgecut %lld, recomputed %lld", (long long)edgecut, cut);
     PM_CHECK(moved < 0.5 * total, "AdaptiveRepart: moved %.0f of %.0f", moved, total);
     if (r == 0)
-      printf("AdaptiveRepart k %d: balance %.3f -> %.3f, cut %lld, moved %.0f of %.0f\n", (int)k, bal_before, bal, cut,
-             moved, total);
+      printf("AdaptiveRepart k %d vsize %s: balance %.3f -> %.3f, cut %lld, moved %.0f of %.0f\n", (int)k,
+             vsize_is_vwgt ? "vwgt" : "NULL", bal_before, bal, cut, moved, total);
   }
   free(vw), free(part);
 }
@@ -129,7 +130,8 @@ int main(int argc, char **argv) {
   refine(&g, part, k, "stripes", 0, comm);
   for (idx_t i = 0; i < g.n; ++i) part[i] = ((g.vtxdist[r] + i) / 5) % k; /* scattered */
   refine(&g, part, k, "scattered", 0, comm);
-  adaptive(&g, start, k, comm);
+  adaptive(&g, start, k, 1, comm);
+  adaptive(&g, start, k, 0, comm);
   coupled(&g, comm);
   geom(&g, 2, comm);
   geom(&g, 1, comm);

@@ -11,11 +11,13 @@
 namespace hpart::repart {
 
 GraphDiffusion::GraphDiffusion(const Comm& comm, const Graph& g, const graph::GhostExchange& ghosts,
-                               std::span<const part_t> home, int num_parts, double imbalance, double itr)
+                               std::span<const part_t> home, int num_parts, double imbalance, double itr,
+                               std::span<const std::int64_t> sizes)
     : comm_(comm),
       g_(g),
       ghosts_(ghosts),
       home_(home),
+      sizes_(sizes),
       parts_(home.begin(), home.end()),
       k_(num_parts),
       tolerance_(imbalance),
@@ -214,7 +216,7 @@ int GraphDiffusion::balance(int max_rounds) {
         for (int a = out_begin[p]; a < out_begin[p + 1]; ++a) {
           const auto q = static_cast<std::size_t>(flows[static_cast<std::size_t>(a)].q);
           if (conn_[q] == 0.0 || !(remaining[static_cast<std::size_t>(a)] > 0.0)) continue;
-          const double s = move_gain(conn_[q], conn_[p], w(v), static_cast<std::size_t>(home_[v]) == q,
+          const double s = move_gain(conn_[q], conn_[p], size(v), static_cast<std::size_t>(home_[v]) == q,
                                      static_cast<std::size_t>(home_[v]) == p, itr_);
           if (s > best.score) best.score = s, best.arc = a;
         }
@@ -292,7 +294,7 @@ void GraphDiffusion::refine(int passes) {
       double best_gain = 1e-9;  // strictly positive: a move must pay for itself
       for (part_t q : touched_) {
         if (q == p || (pass % 2 == 0) != (q > p)) continue;
-        const double gain = move_gain(conn_[static_cast<std::size_t>(q)], conn_[static_cast<std::size_t>(p)], w(v),
+        const double gain = move_gain(conn_[static_cast<std::size_t>(q)], conn_[static_cast<std::size_t>(p)], size(v),
                                       home_[v] == q, home_[v] == p, itr_);
         if (gain > best_gain && w(v) <= room[static_cast<std::size_t>(q)]) best = q, best_gain = gain;
       }

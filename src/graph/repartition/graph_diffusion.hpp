@@ -27,7 +27,7 @@ class GraphDiffusion {
   // Collective. g valid, home: the current part of each local vertex in [0, num_parts) (both
   // validated by the caller); ghosts: g's ghost plan.
   GraphDiffusion(const Comm& comm, const Graph& g, const graph::GhostExchange& ghosts, std::span<const part_t> home,
-                 int num_parts, double imbalance, double itr);
+                 int num_parts, double imbalance, double itr, std::span<const std::int64_t> sizes = {});
 
   // Collective: balancing rounds until the first weight's imbalance (max / mean - 1) is within
   // the tolerance, at most max_rounds; returns the rounds run (0: already balanced).
@@ -56,6 +56,10 @@ class GraphDiffusion {
   [[nodiscard]] double w(std::size_t v) const {
     return g_.vwgt.empty() ? 1.0 : static_cast<double>(g_.vwgt[v * static_cast<std::size_t>(g_.ncon)]);
   }
+  // What moving v costs in the migration term of a move's gain: its size when given, else w(v).
+  [[nodiscard]] double size(std::size_t v) const {
+    return sizes_.empty() ? w(v) : static_cast<double>(sizes_[v]);
+  }
   [[nodiscard]] part_t part_at(std::int32_t u) const {
     const auto i = static_cast<std::size_t>(u);
     return i < parts_.size() ? parts_[i] : ghost_parts_[i - parts_.size()];
@@ -68,6 +72,7 @@ class GraphDiffusion {
   const Graph g_;  // a view (spans) of the caller's arrays: copied, so a temporary view may be passed
   const graph::GhostExchange& ghosts_;
   std::span<const part_t> home_;
+  std::span<const std::int64_t> sizes_;
   std::vector<part_t> parts_, ghost_parts_;
   int k_;
   double tolerance_, itr_;

@@ -46,6 +46,18 @@ std::string check_options(const GraphRepartOptions& o, int ncon) {
   return {};
 }
 
+// migration_sizes: one value >= 0 per local vertex, or none.
+std::string check_sizes(const Graph& g, std::span<const std::int64_t> sizes) {
+  if (sizes.empty()) return {};
+  if (sizes.size() != g.local_vertices())
+    return "migration_sizes has " + std::to_string(sizes.size()) + " values for " +
+           std::to_string(g.local_vertices()) + " local vertices";
+  for (std::size_t v = 0; v < sizes.size(); ++v)
+    if (sizes[v] < 0)
+      return "migration_sizes[" + std::to_string(v) + "] = " + std::to_string(sizes[v]) + ": sizes must be >= 0";
+  return {};
+}
+
 }  // namespace
 
 GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<const part_t> current,
@@ -62,14 +74,18 @@ GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<c
       .value("GraphRepartOptions::max_rounds", static_cast<long long>(opts.max_rounds))
       .value("GraphRepartOptions::refine_passes", static_cast<long long>(opts.refine_passes))
       .value("GraphRepartOptions::reference_cut", opts.reference_cut)
-      .value("GraphRepartOptions::max_surface_growth", opts.max_surface_growth);
-  graph::check_vertex_parts(comm, g, current, opts.parts, "repartition_graph", args, check_options(opts, g.ncon));
+      .value("GraphRepartOptions::max_surface_growth", opts.max_surface_growth)
+      .given("GraphRepartOptions::migration_sizes", !opts.migration_sizes.empty(), g.local_vertices() == 0);
+  std::string problem = check_options(opts, g.ncon);
+  if (problem.empty()) problem = check_sizes(g, opts.migration_sizes);
+  graph::check_vertex_parts(comm, g, current, opts.parts, "repartition_graph", args, problem);
   // Its fallback is a fresh multilevel partition (METIS's initial partition): required up front,
   // so that whether a call works never depends on the data.
   detail::require_dependency(HPART_HAVE_METIS, "METIS", "repartition_graph (its fresh-partition fallback)");
 
   const graph::GhostExchange ghosts(comm, g);
-  repart::GraphDiffusion diffusion(comm, g, ghosts, current, opts.parts, opts.imbalance, opts.itr);
+  repart::GraphDiffusion diffusion(comm, g, ghosts, current, opts.parts, opts.imbalance, opts.itr,
+                                   opts.migration_sizes);
   GraphRepartition out;
   out.steps = diffusion.balance(opts.max_rounds);
   std::vector<part_t> parts;
@@ -89,7 +105,11 @@ GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<c
     GraphPartition p = graph::partition_validated(comm, g, fresh, std::move(totals), detail::Stopwatch{});
     parts = std::move(p.parts);
     out.cut = p.cut;  // relabelling renames parts: the cut and volume stay
-    repart::relabel_to_overlap(comm, current, parts, g.vwgt, g.ncon, opts.parts);
+    // Keep in place what costs most to move: the sizes when given, else the first weight.
+    if (opts.migration_sizes.empty())
+      repart::relabel_to_overlap(comm, current, parts, g.vwgt, g.ncon, opts.parts);
+    else
+      repart::relabel_to_overlap(comm, current, parts, opts.migration_sizes, 1, opts.parts);
   }
 
   out.migrated = detail::moved_everywhere(comm, current, parts, g.vwgt, g.ncon);
