@@ -2,9 +2,9 @@
 ! message on every rank (compared by MPI_Allreduce min/max of the status and of a hash of the
 ! message), never a hang (the ctest timeout) or a crash. Cases: MPI_COMM_NULL, a freed handle on
 ! every rank and on one rank, NULL arrays and negative lengths (raw C bindings), a vtxdist that
-! disagrees across ranks, lengths wrong on one rank (checked in Fortran, then agreed), an
-! uninitialised options struct, K = 0, K that differs across ranks, a NaN on one rank, a
-! migration output too small on one rank, a freed Rebalancer on one rank.
+! disagrees across ranks, lengths wrong and a borrowed array not contiguous on one rank (found in
+! Fortran, then agreed), an uninitialised options struct, K = 0, K that differs across ranks, a
+! NaN on one rank, a migration output too small on one rank, a freed Rebalancer on one rank.
 program f_bad_input
   use, intrinsic :: iso_c_binding
   use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
@@ -111,7 +111,7 @@ contains
     type(hpart_graph) :: g
     type(hpart_graph_options) :: gopts
     type(hpart_partition) :: p
-    integer(c_int64_t), allocatable, target :: shifted(:), short(:)
+    integer(c_int64_t), allocatable, target :: shifted(:), short(:), wide(:, :)
     integer(c_int32_t), allocatable :: parts(:)
     type(hpart_graph_metrics) :: gm
     ! Lengths off on the last rank only: found in Fortran, agreed, named.
@@ -119,6 +119,14 @@ contains
     if (rank == nranks - 1) short = xadj(1:size(xadj) - 1)
     call hpart_graph_create(MPI_COMM_WORLD, vtxdist, short, adjncy, g, stat=stat, errmsg=msg)
     call expect(HPART_ERR_SIZE_MISMATCH, 'xadj', 'xadj one short on the last rank')
+    ! A borrowed array that is not contiguous on rank 0 (a copy would not outlive the call).
+    wide = spread(vtxdist, 1, 2)
+    if (rank == 0) then
+      call hpart_graph_create(MPI_COMM_WORLD, wide(1, :), xadj, adjncy, g, stat=stat, errmsg=msg)
+    else
+      call hpart_graph_create(MPI_COMM_WORLD, vtxdist, xadj, adjncy, g, stat=stat, errmsg=msg)
+    end if
+    call expect(HPART_ERR_INVALID_ARGUMENT, 'contiguous', 'a non-contiguous vtxdist on rank 0')
     ! vtxdist that disagrees: the last rank's is shifted by one past its first value (its own
     ! block keeps its length, so only the comparison over ranks can find it).
     shifted = vtxdist
