@@ -111,6 +111,20 @@ TEST(PointAssign, LocatedPartIsAssignedPart) {
         }
 }
 
+// On a sub-communicator (the world split by rank parity): the map is the sub-communicator's.
+TEST(PointAssign, SubCommunicator) {
+  const hpart::testing::HalfWorld half;
+  const hpart::Comm comm(half.comm);
+  const auto [b, e] = hpart::testing::uneven_block(500, half.rank, half.size);
+  const LocalPoints p = make_points(Shape::clusters, 3, b, e, true, 23 + static_cast<std::uint64_t>(half.colour));
+  hpart::PointOptions opts;
+  opts.parts = 9;
+  const hpart::Partition part = hpart::partition_points(comm, view(p, false), opts);
+  const hpart::PartitionMap map = hpart::map_of(comm, view(p, false), opts, part);
+  EXPECT_EQ(map.num_ranks(), half.size);
+  check_map(map, p, part.parts, used_ids(p, false, half.comm), {}, half.comm, "half world");
+}
+
 // A relabelled partition (the Rebalancer's fresh partitions are) is still a set of curve
 // ranges; explicit owners are used as given.
 TEST(PointAssign, RelabelledPartsAndOwners) {
@@ -407,6 +421,15 @@ TEST(Assign, BadInputIsAnError) {
   hpart::testing::expect_error_everywhere([&] { (void)hpart::map_of(comm, view(p, true), opts, part, owners); }, "owner_of_part");
   if (!p.coords.empty() && w.rank == w.size - 1) p.coords[1] = std::nan("");
   hpart::testing::expect_error_everywhere([&] { (void)hpart::map_of(comm, view(p, true), opts, part); }, "finite");
+  // Grids: a grid shape that differs on one rank.
+  const auto lg = hpart::testing::slab_grid(2, {8, 6, 1}, w.rank, w.size, 0.0);
+  hpart::GridOptions gopts;
+  gopts.parts = 3;
+  const hpart::GridPartition gp = hpart::partition_grid(comm, lg.grid, gopts);
+  hpart::Grid other_grid = lg.grid;
+  if (w.rank == w.size - 1) other_grid.extent[0] = 9;
+  if (w.size > 1)
+    hpart::testing::expect_error_everywhere([&] { (void)hpart::map_of(comm, other_grid, gp); }, "extent");
   hpart::Partition short_part = part;
   if (w.rank == w.size - 1) short_part.parts.push_back(0);
   hpart::testing::expect_error_everywhere([&] { (void)hpart::map_of(comm, view(p, true), opts, short_part); }, "map_of");
