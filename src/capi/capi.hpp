@@ -40,6 +40,11 @@ void unregister_handle(const void* h);
 bool is_live(const void* h, Kind k);
 // The communicator of a freed handle of kind k at h, or MPI_COMM_NULL.
 MPI_Comm tombstone_comm(const void* h, Kind k);
+// For a NULL or foreign pointer where a handle of kind k was due: the communicator of this
+// rank's handles of that kind (live or freed) when they all share one (the usual case: every
+// Rebalancer on MPI_COMM_WORLD), so the error can still be agreed with the peers; else
+// MPI_COMM_NULL (the error stays local).
+MPI_Comm only_comm(Kind k);
 
 // A failure of the C layer itself with a status hpart::ErrorCode has no value for.
 struct CError {

@@ -81,6 +81,18 @@ hpart_status fail(hpart_status status, const std::string& message) {
   return status;
 }
 
+MPI_Comm only_comm(Kind k) {
+  Registry& r = registry();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  MPI_Comm found = MPI_COMM_NULL;
+  for (const auto& [address, e] : r.live) {
+    if (e.kind != k || e.comm == MPI_COMM_NULL) continue;
+    if (found != MPI_COMM_NULL && found != e.comm) return MPI_COMM_NULL;
+    found = e.comm;
+  }
+  return found;
+}
+
 Check& Check::handle(const void* h, Kind k, const char* name) {
   if (h == nullptr) return need(false, std::string(name) + " is NULL");
   return need(is_live(h, k), std::string(name) + " is freed or not an " + kind_name(k));

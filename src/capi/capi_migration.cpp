@@ -44,11 +44,18 @@ hpart_status make_plan(const char* fn, MPI_Comm comm, const PlanArgs& a, hpart_m
   });
 }
 
-// As the Rebalancer's: a freed plan's tombstone joins its peers' agreement.
+// As the Rebalancer's: a freed plan's tombstone joins its peers' agreement, and so does a NULL or
+// foreign one when this rank's plans share one communicator.
 const hpart_migration& live(const hpart_migration* m, const char* fn) {
   const MPI_Comm tomb = m ? tombstone_comm(m, Kind::migration) : MPI_COMM_NULL;
   if (tomb != MPI_COMM_NULL) Check(fn).need(false, "m is freed").agreed(tomb);
-  Check(fn).handle(m, Kind::migration, "m").local();
+  if (m == nullptr || !is_live(m, Kind::migration)) {
+    const MPI_Comm peers = only_comm(Kind::migration);
+    Check check(fn);
+    check.handle(m, Kind::migration, "m");
+    if (peers != MPI_COMM_NULL) check.agreed(peers);
+    check.local();
+  }
   return *m;
 }
 

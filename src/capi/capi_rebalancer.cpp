@@ -34,11 +34,18 @@ hpart::RebalanceOptions options_of(const hpart_rebalance_options& o) {
 
 // The live Rebalancer, or a throw. A freed one still has its communicator (a tombstone): the
 // error is then agreed with the peers, whose calls agree on their arguments first, so every rank
-// reports it. A NULL or foreign pointer has no communicator: that rank's error is local.
+// reports it. A NULL or foreign pointer has no communicator of its own: the error is agreed over
+// the one communicator of this rank's Rebalancers when they share one, else it stays local.
 hpart_rebalancer& live(hpart_rebalancer* rb, const char* fn) {
   const MPI_Comm tomb = rb ? tombstone_comm(rb, Kind::rebalancer) : MPI_COMM_NULL;
   if (tomb != MPI_COMM_NULL) Check(fn).need(false, "rb is freed").agreed(tomb);
-  Check(fn).handle(rb, Kind::rebalancer, "rb").local();
+  if (rb == nullptr || !is_live(rb, Kind::rebalancer)) {
+    const MPI_Comm peers = only_comm(Kind::rebalancer);
+    Check check(fn);
+    check.handle(rb, Kind::rebalancer, "rb");
+    if (peers != MPI_COMM_NULL) check.agreed(peers);
+    check.local();
+  }
   return *rb;
 }
 

@@ -157,6 +157,9 @@ static void handle_cases(void) {
   OK(hpart_observation_init(&obs));
   /* A freed Rebalancer on one rank: its tombstone joins the peers' agreement. */
   expect("freed rebalancer (tombstone)", hpart_rebalancer_observe(last() ? alias : rb, &obs), "freed");
+  expect("NULL rebalancer on one rank", hpart_rebalancer_observe(last() ? NULL : rb, &obs), "rb is NULL");
+  expect("foreign rebalancer on one rank", hpart_rebalancer_observe(last() ? (hpart_rebalancer*)&obs : rb, &obs),
+         "not an hpart_rebalancer");
   double costs[64];
   int32_t current[64];
   for (int i = 0; i < 64; ++i) costs[i] = last() && i == 5 ? -1.0 : 1.0, current[i] = (int32_t)(i % 3);
@@ -186,6 +189,8 @@ static void handle_cases(void) {
   double in[64], out[4 * 64 * 4];
   expect("freed migration (tombstone)", hpart_migration_move(last() ? malias : m, in, 64, sizeof(double), out, 1024),
          "freed");
+  expect("NULL migration on one rank", hpart_migration_move(last() ? NULL : m, in, 64, sizeof(double), out, 1024),
+         "m is NULL");
   expect("move: wrong record count", hpart_migration_move(m, in, last() ? 63 : 64, sizeof(double), out, 1024), NULL);
   expect("move: out too small", hpart_migration_move(m, in, 64, sizeof(double), out, last() ? 0 : 1024), "room");
   expect("move: record size 0", hpart_migration_move(m, in, 64, last() ? 0 : 8, out, 1024), "record_size");
