@@ -63,22 +63,24 @@ contains
     call finish(rc, stat, errmsg)
   end subroutine
 
-  ! The destination rank (0-based) of each local object: the export list (a copy).
+  ! The destination rank (0-based) of each local object (self included): the export list, a copy
+  ! of as many values as the plan has local objects (the sum of its send counts).
   subroutine hpart_migration_destinations(plan, ranks, stat, errmsg)
     type(hpart_migration), intent(in) :: plan
     integer(c_int32_t), allocatable, intent(out) :: ranks(:)
     integer, intent(out), optional :: stat
     character(*), intent(inout), optional :: errmsg
-    integer(c_int64_t) :: n
+    integer, allocatable :: counts(:)
     integer(c_int32_t), pointer :: view(:)
     type(c_ptr) :: p
     integer(c_int) :: rc
-    n = 0
-    rc = hpartc_migration_num_exports(plan%h, n)
+    integer :: code
+    call hpart_migration_send_counts(plan, counts, code)
+    rc = int(code, c_int)
     if (rc == HPART_OK) rc = hpartc_migration_destinations(plan%h, p)
     allocate (ranks(0))
-    if (rc == HPART_OK .and. n > 0) then
-      call c_f_pointer(p, view, [n])
+    if (rc == HPART_OK .and. sum(counts) > 0) then
+      call c_f_pointer(p, view, [sum(counts)])
       ranks = view
     end if
     call finish(rc, stat, errmsg)

@@ -140,6 +140,24 @@ contains
     sums = [nin, sum(newid)]
     call MPI_Allreduce(sums, total, 2, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD)
     call check(total(1) == 2000 .and. total(2) == 1999_c_int64_t * 2000 / 2, 'every point arrives once')
+    call check_explicit_plan(mypart, owners, nin)
+    call hpart_migration_free(plan)
+  end subroutine
+
+  ! The same moves planned from 64-bit part ids and an explicit owner map: each point's
+  ! destination is its part's owner, and as many points arrive as from the partition's plan.
+  subroutine check_explicit_plan(mypart, owners, nin)
+    integer(c_int32_t), intent(in) :: mypart(:), owners(:)
+    integer(c_int64_t), intent(in) :: nin
+    type(hpart_migration) :: plan
+    integer(c_int32_t), allocatable :: dest(:)
+    integer(c_int64_t) :: n
+    call hpart_migration_create(MPI_COMM_WORLD, int(mypart, c_int64_t), K, plan, owner_of_part=owners, ids=ids)
+    call hpart_migration_destinations(plan, dest)
+    call check(size(dest) == size(mypart), 'one destination per local point')
+    call check(all(dest == owners(mypart + 1)), 'a point goes to its part''s owner')
+    call hpart_migration_num_imports(plan, n)
+    call check(n == nin, 'the explicit plan imports what the partition''s plan does')
     call hpart_migration_free(plan)
   end subroutine
 
