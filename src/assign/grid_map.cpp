@@ -26,7 +26,12 @@ std::int64_t floor_cell(double x, std::int64_t extent) {
 struct Marks {
   std::vector<char>& parts;
   part_t first = 0;
-  void operator()(part_t p) const { parts[static_cast<std::size_t>(first + p)] = 1; }
+  void operator()(part_t p) const {
+    // A part outside the table can only come from a locator loaded from crafted text whose node
+    // boxes disagree with its node level: never written outside the table.
+    const auto i = static_cast<std::size_t>(first + p);
+    if (i < parts.size()) parts[i] = 1;
+  }
 };
 
 void tree_box(const grid::TreeLocator& t, int n, const Box& b, const Marks& mark) {

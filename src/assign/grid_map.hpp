@@ -1,5 +1,7 @@
 #pragma once
 // Grid maps: cells, coordinates in cell units, boxes of cells, over a grid partition's locator.
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -18,6 +20,6 @@ void grid_parts_in_box(const MapData& d, const Box& cells, std::vector<char>& pa
 // The locator of a `parts`-part partition (null: one part) as text; read_locator checks it.
 void write_locator(TextWriter& w, const GridLocator* locator, int parts);
 // dim and parts bound what the text may say; throws Error(io) for anything malformed.
-std::shared_ptr<const GridLocator> read_locator(TextReader& r, int dim, int parts);
+std::shared_ptr<const GridLocator> read_locator(TextReader& r, int dim, int parts, const std::array<std::int64_t, 3>& extent);
 
 }  // namespace hpart::detail

@@ -2,6 +2,8 @@
 // block starts, and the hierarchies' node levels (node boxes, staircase trees, node blocks) with
 // each node's parts. Reading checks every count, index and range, so a loaded locator never reads
 // outside its tables.
+#include <algorithm>
+#include <array>
 #include <limits>
 #include <string>
 
@@ -107,12 +109,17 @@ void write_any(TextWriter& w, const GridLocator* l, int parts) {
 
 // parts: the locator answers [0, parts). none_ok: "none" may stand for any number of parts (a
 // hierarchy's node without cells, which no cell reaches; its queries answer its first part).
-std::shared_ptr<const GridLocator> read_any(TextReader& r, int dim, int parts, int depth, bool none_ok = false);
+struct Frame {
+  int dim = 2;
+  std::array<std::int64_t, 3> extent{1, 1, 1};  // the grid the locator answers for
+};
+std::shared_ptr<const GridLocator> read_any(TextReader& r, const Frame& f, int parts, int depth, bool none_ok = false);
 
-std::shared_ptr<const GridLocator> read_hier(TextReader& r, int dim, int parts, int depth) {
+std::shared_ptr<const GridLocator> read_hier(TextReader& r, const Frame& f, int parts, int depth) {
+  const int dim = f.dim;
   auto h = std::make_shared<hier::HierLocator>();
   const long long nodes = r.integer("nodes", 1, parts);
-  h->nodes = read_any(r, dim, static_cast<int>(nodes), depth + 1);
+  h->nodes = read_any(r, f, static_cast<int>(nodes), depth + 1);
   if (!h->nodes) r.fail("a hierarchy without a node level");
   for (long long n = 0; n < nodes; ++n) {
     r.expect("node");
@@ -129,7 +136,9 @@ std::shared_ptr<const GridLocator> read_hier(TextReader& r, int dim, int parts, 
     const long long count = r.integer("node parts", 1, parts - first);
     h->node_boxes.push_back(b);
     h->first.push_back(first);
-    h->inner.push_back(read_any(r, dim, static_cast<int>(count), depth + 1, true));
+    Frame inner{dim, {1, 1, 1}};
+    for (int a = 0; a < dim; ++a) inner.extent[static_cast<std::size_t>(a)] = std::max<std::int64_t>(1, b.size(a));
+    h->inner.push_back(read_any(r, inner, static_cast<int>(count), depth + 1, true));
   }
   return h;
 }
@@ -158,13 +167,15 @@ std::shared_ptr<const GridLocator> read_stairs(TextReader& r, int dim, int parts
   return st;
 }
 
-std::shared_ptr<const GridLocator> read_blocks(TextReader& r, int dim, int parts) {
+// extent: the grid's, which every cell (clamped to it) indexes a block of.
+std::shared_ptr<const GridLocator> read_blocks(TextReader& r, int dim, int parts, const std::array<std::int64_t, 3>& extent) {
   auto bl = std::make_shared<hier::BlockLocator>();
   bl->dim = dim;
   bl->b = r.integer("block side", 1, 1LL << 31);
   long long count = 1;
   for (int a = 0; a < 3; ++a) {
-    bl->n[static_cast<std::size_t>(a)] = r.integer("blocks", 1, a < dim ? (1LL << 24) : 1);
+    const std::int64_t need = a < dim ? (extent[static_cast<std::size_t>(a)] + bl->b - 1) / bl->b : 1;
+    bl->n[static_cast<std::size_t>(a)] = r.integer("blocks", need, need);
     count *= bl->n[static_cast<std::size_t>(a)];
     if (count > (1LL << 24)) r.fail("too many blocks");
   }
@@ -172,11 +183,12 @@ std::shared_ptr<const GridLocator> read_blocks(TextReader& r, int dim, int parts
   return bl;
 }
 
-std::shared_ptr<const GridLocator> read_node_curve(TextReader& r, int dim, int parts, int depth) {
+std::shared_ptr<const GridLocator> read_node_curve(TextReader& r, const Frame& f, int parts, int depth) {
+  const int dim = f.dim;
   auto nc = std::make_shared<hier::NodeCurveLocator>();
   const long long nodes = r.integer("nodes", 1, parts);
   nc->curve = read_cell_keys(r, dim);
-  nc->nodes = read_any(r, dim, static_cast<int>(nodes), depth + 1);
+  nc->nodes = read_any(r, f, static_cast<int>(nodes), depth + 1);
   if (!dynamic_cast<const hier::StairLocator*>(nc->nodes.get()) && !dynamic_cast<const hier::BlockLocator*>(nc->nodes.get()))
     r.fail("a node curve's node level must be stairs or blocks");
   for (long long n = 0; n < nodes; ++n) {
@@ -189,7 +201,8 @@ std::shared_ptr<const GridLocator> read_node_curve(TextReader& r, int dim, int p
   return nc;
 }
 
-std::shared_ptr<const GridLocator> read_any(TextReader& r, int dim, int parts, int depth, bool none_ok) {
+std::shared_ptr<const GridLocator> read_any(TextReader& r, const Frame& f, int parts, int depth, bool none_ok) {
+  const int dim = f.dim;
   if (depth > 4) r.fail("locators nested too deep");
   r.expect("locator");
   const std::string_view kind = r.word("locator kind");
@@ -234,10 +247,10 @@ std::shared_ptr<const GridLocator> read_any(TextReader& r, int dim, int parts, i
     if (product != parts) r.fail("tensor blocks (" + std::to_string(product) + ") differ from the parts");
     return t;
   }
-  if (kind == "hier") return read_hier(r, dim, parts, depth);
+  if (kind == "hier") return read_hier(r, f, parts, depth);
   if (kind == "stairs") return read_stairs(r, dim, parts);
-  if (kind == "blocks") return read_blocks(r, dim, parts);
-  if (kind == "nodecurve") return read_node_curve(r, dim, parts, depth);
+  if (kind == "blocks") return read_blocks(r, dim, parts, f.extent);
+  if (kind == "nodecurve") return read_node_curve(r, f, parts, depth);
   r.fail("unknown locator kind '" + std::string(kind) + "'");
 }
 
@@ -245,6 +258,8 @@ std::shared_ptr<const GridLocator> read_any(TextReader& r, int dim, int parts, i
 
 void write_locator(TextWriter& w, const GridLocator* locator, int parts) { write_any(w, locator, parts); }
 
-std::shared_ptr<const GridLocator> read_locator(TextReader& r, int dim, int parts) { return read_any(r, dim, parts, 0); }
+std::shared_ptr<const GridLocator> read_locator(TextReader& r, int dim, int parts, const std::array<std::int64_t, 3>& extent) {
+  return read_any(r, Frame{dim, extent}, parts, 0);
+}
 
 }  // namespace hpart::detail

@@ -178,7 +178,7 @@ std::shared_ptr<const MapData> load_map(std::string_view text) {
   if (d->kind == MapKind::grid) {
     r.expect("extent");
     for (int a = 0; a < 3; ++a) d->extent[static_cast<std::size_t>(a)] = r.integer("extent", 1, a < d->dim ? (1LL << 31) : 1);
-    d->locator = read_locator(r, d->dim, d->parts);
+    d->locator = read_locator(r, d->dim, d->parts, d->extent);
   } else if (d->kind == MapKind::points) {
     d->top = read_level(r, d->dim, d->parts);
   } else {
