@@ -1,7 +1,8 @@
 ! Graphs and grids from Fortran with INTEGER communicators (use mpi): a grid graph's partition
 ! (64- and 32-bit arrays alike) has parts in range, the cut counted here independently, the
 ! balance it reports; a repartition after a weight change counts what it moved; a grid
-! partition locates every local cell in the part it gave it; a METIS file and a point file read,
+! partition locates every local cell in the part and the box it gave it, also after moving a
+! blocks partition's planes; the geometric method on vertex coordinates; a METIS file and a point file read,
 ! and parts written, through the file wrappers.
 program f_graph
   use, intrinsic :: iso_c_binding
@@ -40,6 +41,7 @@ program f_graph
   call check_i32(parts32)
   call check(all(parts32 == parts), 'the 32-bit arrays give the same parts')
   call check_repartition(parts)
+  call check_geometric()
   call hpart_partition_free(part)
   call hpart_graph_free(graph)
   call check_grid()
@@ -125,11 +127,40 @@ contains
     call hpart_graph_free(heavy)
   end subroutine
 
+  ! Coordinates on the grid graph's vertices and the geometric method: parts in range, the cut
+  ! reported is the one counted here.
+  subroutine check_geometric()
+    type(hpart_graph) :: g
+    type(hpart_graph_options) :: gopts
+    type(hpart_partition) :: gp
+    type(hpart_metrics) :: gm
+    real(c_double), allocatable, target :: xy(:, :)
+    integer(c_int32_t), allocatable :: gparts(:)
+    integer(c_int64_t) :: i, v
+    allocate (xy(2, size(xadj) - 1), gparts(size(xadj) - 1))
+    do i = 1, size(xadj) - 1
+      v = vtxdist(rank + 1) + i - 1
+      xy(:, i) = [real(modulo(v, int(NX, c_int64_t)), c_double), real(v / NX, c_double)]
+    end do
+    call hpart_graph_create(MPI_COMM_WORLD, vtxdist, xadj, adjncy, g)
+    call hpart_graph_set_coords(g, xy)
+    call hpart_graph_options_init(gopts)
+    gopts%parts = K
+    gopts%method = HPART_GRAPH_GEOMETRIC_REFINE
+    call hpart_partition_graph(MPI_COMM_WORLD, g, gopts, gp)
+    call hpart_get_parts(gp, gparts)
+    call hpart_partition_metrics(gp, gm)
+    call check(all(gparts >= 0 .and. gparts < K), 'geometric parts in range')
+    call check(gm%edge_cut == cut_of(gparts), 'the geometric method''s cut is the one counted here')
+    call hpart_partition_free(gp)
+    call hpart_graph_free(g)
+  end subroutine
+
   ! A 16 x 12 grid split in slabs of rows: every local cell's part is where part_of_cell finds it.
   subroutine check_grid()
     type(hpart_grid) :: grid
     type(hpart_grid_options) :: gopts
-    type(hpart_partition) :: gp
+    type(hpart_partition) :: gp, gp2
     integer(c_int32_t), allocatable :: cells(:)
     integer(c_int64_t) :: lo(2), hi(2), x, y, i
     integer :: found
@@ -150,8 +181,33 @@ contains
         call check(found == cells(i), 'part_of_cell finds the part of a local cell')
       end do
     end do
+    call check_boxes(gp, lo, hi, cells)
+    call hpart_partition_free(gp)
+    gopts%method = HPART_GRID_BLOCKS
+    call hpart_partition_grid(MPI_COMM_WORLD, grid, gopts, gp)
+    call hpart_repartition_grid(MPI_COMM_WORLD, grid, gp, 3, 0.05_c_double, gp2)
+    call hpart_get_parts(gp2, cells)
+    call check(all(cells >= 0 .and. cells < 3), 'repartitioned grid cells have parts in range')
+    call check_boxes(gp2, lo, hi, cells)
+    call hpart_partition_free(gp2)
     call hpart_partition_free(gp)
     call hpart_grid_free(grid)
+  end subroutine
+
+  ! Every local cell lies in the box of its part.
+  subroutine check_boxes(gp, lo, hi, cells)
+    type(hpart_partition), intent(in) :: gp
+    integer(c_int64_t), intent(in) :: lo(2), hi(2)
+    integer(c_int32_t), intent(in) :: cells(:)
+    integer(c_int64_t) :: blo(3), bhi(3), x, y, i
+    i = 0
+    do y = lo(2), hi(2)
+      do x = lo(1), hi(1)
+        i = i + 1
+        call hpart_partition_box(gp, int(cells(i)), blo, bhi)
+        call check(x >= blo(1) .and. x <= bhi(1) .and. y >= blo(2) .and. y <= bhi(2), 'a cell lies in its part''s box')
+      end do
+    end do
   end subroutine
   ! A 12-vertex ring written as a METIS file, read on every rank, cut into 3 parts, written as a
   ! part file of 12 lines; 10 points written as text and read back.
