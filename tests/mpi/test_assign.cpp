@@ -435,4 +435,63 @@ TEST(Assign, BadInputIsAnError) {
   hpart::testing::expect_error_everywhere([&] { (void)hpart::map_of(comm, view(p, true), opts, short_part); }, "map_of");
 }
 
+// Saved maps with one word replaced (by a number, a negative, a huge value, garbage) or cut
+// short: load throws hpart::Error(io) or gives a map whose every query stays in range.
+TEST(Assign, CorruptedTextNeverCrashes) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const hpart::Topology topo = hpart::detect_topology(comm, emulated(w.size));
+  std::vector<std::string> texts;
+  const auto lg = hpart::testing::slab_grid(2, {10, 7, 1}, w.rank, w.size, 3.0);
+  for (const hpart::NodeCut cut : {hpart::NodeCut::staircase, hpart::NodeCut::boxes, hpart::NodeCut::graph}) {
+    hpart::HierGridOptions opts;
+    opts.parts = w.size + 2;
+    opts.node_cut = cut;
+    texts.push_back(hpart::map_of(comm, lg.grid, hpart::partition_grid_hierarchical(comm, lg.grid, topo, opts)).save());
+  }
+  const auto [b, e] = hpart::testing::uneven_block(200, w.rank, w.size);
+  const LocalPoints p = make_points(Shape::clusters, 2, b, e, false);
+  hpart::PointOptions popts;
+  popts.parts = 4;
+  texts.push_back(hpart::map_of(comm, view(p, true), popts, hpart::partition_points(comm, view(p, true), popts)).save());
+  const char* replacements[] = {"0", "1", "-1", "3", "99999999999", "ffffffffffffffff", "x", "2"};
+  long long loaded = 0, refused = 0;
+  for (const std::string& text : texts) {
+    std::vector<std::size_t> starts;  // where each word starts
+    for (std::size_t i = 0; i < text.size(); ++i)
+      if (!std::isspace(static_cast<unsigned char>(text[i])) && (i == 0 || std::isspace(static_cast<unsigned char>(text[i - 1]))))
+        starts.push_back(i);
+    for (std::size_t k = 0; k < starts.size(); k += 1 + starts.size() / 150) {
+      const std::size_t end = text.find_first_of(" \n", starts[k]);
+      for (const char* rep : replacements) {
+        std::string bad = text;
+        bad.replace(starts[k], end - starts[k], rep);
+        for (const std::string& t : {bad, text.substr(0, starts[k])}) {
+          try {
+            const hpart::PartitionMap m = hpart::PartitionMap::load(t);
+            ++loaded;
+            const int K = m.num_parts();
+            for (double x = -1.0; x <= 12.0; x += 0.7)
+              for (double y = -1.0; y <= 8.0; y += 0.9) {
+                const double xy[2] = {x, y};
+                const hpart::part_t q = m.part_of(std::span<const double>(xy, 2));
+                EXPECT_TRUE(q >= 0 && q < K) << "part " << q << " of " << K;
+                if (q < 0 || q >= K) return;
+              }
+            const double lo[2] = {-1.0, -1.0}, hi[2] = {20.0, 20.0};
+            for (const hpart::part_t q : m.parts_in_box(std::span<const double>(lo, 2), std::span<const double>(hi, 2)))
+              EXPECT_TRUE(q >= 0 && q < K);
+          } catch (const hpart::Error& err) {
+            ++refused;
+            EXPECT_TRUE(err.code() == hpart::ErrorCode::io || err.code() == hpart::ErrorCode::invalid_input ||
+                        err.code() == hpart::ErrorCode::invalid_argument) << err.what();
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(loaded, 0);  // some replacements are harmless (a key, a cut) and load
+}
+
 }  // namespace
