@@ -55,6 +55,7 @@ const char* hpart_status_string(hpart_status status);
 enum { HPART_CURVE_HILBERT = 0, HPART_CURVE_MORTON = 1 };
 enum { HPART_GRID_SFC = 0, HPART_GRID_BLOCKS = 1, HPART_GRID_TENSOR = 2, HPART_GRID_UNIFORM = 3 };
 enum { HPART_GRAPH_MULTILEVEL = 0, HPART_GRAPH_METIS = 1, HPART_GRAPH_GEOMETRIC_REFINE = 2 };
+enum { HPART_NODE_CUT_STAIRCASE = 0, HPART_NODE_CUT_BOXES = 1, HPART_NODE_CUT_GRAPH = 2 };
 enum { HPART_PRESET_FAST = 0, HPART_PRESET_STANDARD = 1, HPART_PRESET_STRONG = 2 };
 enum { HPART_REBALANCE_NONE = 0, HPART_REBALANCE_SCRATCH = 1, HPART_REBALANCE_SHIFT = 2,
        HPART_REBALANCE_DIFFUSION = 3 };
@@ -161,6 +162,17 @@ typedef struct hpart_grid_options {
 } hpart_grid_options;
 hpart_status hpart_grid_options_init(hpart_grid_options* opts);
 
+typedef struct hpart_hier_grid_options {
+  size_t size;
+  int parts;             /* total parts; 0 = one per rank */
+  int node_cut;          /* HPART_NODE_CUT_* */
+  int node_method;       /* HPART_NODE_CUT_BOXES: HPART_GRID_BLOCKS, _TENSOR or _UNIFORM */
+  int rank_method;       /* HPART_NODE_CUT_BOXES: the rank level's HPART_GRID_* */
+  double imbalance;
+  const char* topology;  /* NULL or "": HPART_TOPOLOGY, else detected; or "NxM" */
+} hpart_hier_grid_options;
+hpart_status hpart_hier_grid_options_init(hpart_hier_grid_options* opts);
+
 typedef struct hpart_graph_options {
   size_t size;
   int parts;
@@ -225,6 +237,11 @@ hpart_status hpart_partition_grid(MPI_Comm comm, const hpart_grid* grid, const h
                                   hpart_partition** out);
 hpart_status hpart_partition_grid_f(MPI_Fint comm, const hpart_grid* grid, const hpart_grid_options* opts,
                                     hpart_partition** out);
+/* Nodes first, then the ranks of each node (box, grid, hpart_map_create_grid work on it). */
+hpart_status hpart_partition_grid_hierarchical(MPI_Comm comm, const hpart_grid* grid,
+                                               const hpart_hier_grid_options* opts, hpart_partition** out);
+hpart_status hpart_partition_grid_hierarchical_f(MPI_Fint comm, const hpart_grid* grid,
+                                                 const hpart_hier_grid_options* opts, hpart_partition** out);
 /* Moves the cut planes of a blocks partition `previous` of the same grid (parts, imbalance). */
 hpart_status hpart_repartition_grid(MPI_Comm comm, const hpart_grid* grid, const hpart_partition* previous,
                                     int parts, double imbalance, hpart_partition** out);

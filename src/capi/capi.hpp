@@ -165,6 +165,7 @@ struct hpart_partition_s {
   std::unique_ptr<hpart::GridPartition> grid;   // grids (kept whole: repartition_grid needs it)
   hpart::Box domain;                            // grids: the whole grid
   std::unique_ptr<hpart::HierPartition> hier;   // hierarchical points (kept whole for their map)
+  std::unique_ptr<hpart::HierGridPartition> hier_grid;  // hierarchical grids (likewise)
   std::vector<std::int64_t> sizes;              // part_sizes as int64_t
   std::vector<std::int32_t> owners;             // rank of every part
   std::optional<hpart::GraphMetrics> cut;
@@ -172,8 +173,11 @@ struct hpart_partition_s {
   bool from_scratch = false;
   int steps = 0;
   double surface_growth = 0.0;
+  // Grid results, flat or hierarchical (NULL for other kinds).
+  [[nodiscard]] const hpart::GridPartition* grid_part() const { return grid ? grid.get() : hier_grid.get(); }
   [[nodiscard]] const hpart::Partition& base() const {
     if (grid) return *grid;
+    if (hier_grid) return *hier_grid;
     if (hier) return *hier;
     return flat;
   }
@@ -205,6 +209,7 @@ hpart_partition* wrap(Partition&& p, int ranks, std::vector<int> owners = {});
 hpart_partition* wrap(GridPartition&& p, int ranks);
 hpart_partition* wrap_graph(GraphPartition&& p, int ranks);
 hpart_partition* wrap(HierPartition&& p, int ranks);
+hpart_partition* wrap(HierGridPartition&& p, int ranks);
 
 // The C option structs as the C++ ones (checked: size and enums, by check_* in the caller).
 PointOptions point_options(const hpart_point_options& o);

@@ -169,6 +169,15 @@ hpart_partition* wrap(HierPartition&& p, int ranks) {
   return h.release();
 }
 
+hpart_partition* wrap(HierGridPartition&& p, int ranks) {
+  auto h = std::make_unique<hpart_partition>();
+  std::vector<int> owners = p.owner_of_part;
+  h->hier_grid = std::make_unique<HierGridPartition>(std::move(p));
+  fill_tables(*h, ranks, std::move(owners));
+  register_handle(h.get(), Kind::partition);
+  return h.release();
+}
+
 hpart_partition* wrap_graph(GraphPartition&& p, int ranks) {
   const GraphMetrics cut = p.cut;
   hpart_partition* h = wrap(static_cast<Partition&&>(p), ranks);

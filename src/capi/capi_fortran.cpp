@@ -40,6 +40,10 @@ hpart_status hpart_partition_grid_f(MPI_Fint comm, const hpart_grid* grid, const
                                     hpart_partition** out) {
   return HPART_F(hpart_partition_grid, grid, opts, out);
 }
+hpart_status hpart_partition_grid_hierarchical_f(MPI_Fint comm, const hpart_grid* grid,
+                                                 const hpart_hier_grid_options* opts, hpart_partition** out) {
+  return HPART_F(hpart_partition_grid_hierarchical, grid, opts, out);
+}
 hpart_status hpart_repartition_grid_f(MPI_Fint comm, const hpart_grid* grid, const hpart_partition* previous, int parts,
                                       double imbalance, hpart_partition** out) {
   return HPART_F(hpart_repartition_grid, grid, previous, parts, imbalance, out);

@@ -75,9 +75,9 @@ hpart_status hpart_map_create_grid(MPI_Comm comm, const hpart_grid* grid, const 
     if (out) *out = nullptr;
     Check check("hpart_map_create_grid");
     check.need(out != nullptr, "out is NULL").handle(grid, Kind::grid, "grid").handle(p, Kind::partition, "p");
-    if (live_partition(p)) check.need(p->grid != nullptr, "p is not a grid partition");
+    if (live_partition(p)) check.need(p->grid_part() != nullptr, "p is not a grid partition");
     const hpart::Comm c = check.agreed(comm);
-    *out = map_handle(hpart::map_of(c, grid->grid, *p->grid));
+    *out = map_handle(p->hier_grid ? hpart::map_of(c, grid->grid, *p->hier_grid) : hpart::map_of(c, grid->grid, *p->grid));
   });
 }
 

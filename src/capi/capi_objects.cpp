@@ -198,6 +198,18 @@ hpart_status hpart_grid_options_init(hpart_grid_options* opts) {
   return HPART_OK;
 }
 
+hpart_status hpart_hier_grid_options_init(hpart_hier_grid_options* opts) {
+  const hpart_status s = init_struct(opts, "hpart_hier_grid_options_init");
+  if (s != HPART_OK) return s;
+  const hpart::HierGridOptions d;
+  opts->parts = d.parts;
+  opts->node_cut = static_cast<int>(d.node_cut);
+  opts->node_method = static_cast<int>(d.node_method);
+  opts->rank_method = static_cast<int>(d.rank_method);
+  opts->imbalance = d.imbalance;
+  return HPART_OK;
+}
+
 hpart_status hpart_graph_options_init(hpart_graph_options* opts) {
   const hpart_status s = init_struct(opts, "hpart_graph_options_init");
   if (s != HPART_OK) return s;

@@ -15,6 +15,9 @@ static_assert(HPART_GRID_SFC == static_cast<int>(hpart::GridMethod::sfc) &&
               HPART_GRID_BLOCKS == static_cast<int>(hpart::GridMethod::blocks) &&
               HPART_GRID_TENSOR == static_cast<int>(hpart::GridMethod::tensor) &&
               HPART_GRID_UNIFORM == static_cast<int>(hpart::GridMethod::uniform));
+static_assert(HPART_NODE_CUT_STAIRCASE == static_cast<int>(hpart::NodeCut::staircase) &&
+              HPART_NODE_CUT_BOXES == static_cast<int>(hpart::NodeCut::boxes) &&
+              HPART_NODE_CUT_GRAPH == static_cast<int>(hpart::NodeCut::graph));
 static_assert(HPART_PRESET_FAST == static_cast<int>(hpart::Preset::fast) &&
               HPART_PRESET_STRONG == static_cast<int>(hpart::Preset::strong));
 static_assert(static_cast<int>(HPART_ERR_INTERNAL) == static_cast<int>(hpart::ErrorCode::internal) &&
@@ -25,6 +28,7 @@ static_assert(static_cast<int>(HPART_ERR_INTERNAL) == static_cast<int>(hpart::Er
 namespace {
 
 bool curve_ok(int c) { return c == HPART_CURVE_HILBERT || c == HPART_CURVE_MORTON; }
+bool method_ok(int m) { return m >= HPART_GRID_SFC && m <= HPART_GRID_UNIFORM; }
 
 std::string bad_value(const char* name, int v) { return std::string(name) + " is " + std::to_string(v) + ", out of range"; }
 
@@ -111,8 +115,7 @@ hpart_status hpart_partition_grid(MPI_Comm comm, const hpart_grid* grid, const h
     check.sized(opts, "opts", "hpart_grid_options_init");
     if (opts && opts->size == sizeof(*opts))
       check.need(curve_ok(opts->curve), bad_value("opts->curve", opts->curve))
-          .need(opts->method >= HPART_GRID_SFC && opts->method <= HPART_GRID_UNIFORM,
-                bad_value("opts->method", opts->method));
+          .need(method_ok(opts->method), bad_value("opts->method", opts->method));
     const hpart::Comm c = check.agreed(comm);
     hpart::GridOptions o;
     o.parts = opts->parts;
@@ -127,6 +130,32 @@ hpart_status hpart_partition_grid(MPI_Comm comm, const hpart_grid* grid, const h
   });
 }
 
+hpart_status hpart_partition_grid_hierarchical(MPI_Comm comm, const hpart_grid* grid,
+                                               const hpart_hier_grid_options* opts, hpart_partition** out) {
+  return guard([&] {
+    if (out) *out = nullptr;
+    Check check("hpart_partition_grid_hierarchical");
+    check.need(out != nullptr, "out is NULL").handle(grid, Kind::grid, "grid");
+    check.sized(opts, "opts", "hpart_hier_grid_options_init");
+    if (opts && opts->size == sizeof(*opts))
+      check.need(opts->node_cut >= HPART_NODE_CUT_STAIRCASE && opts->node_cut <= HPART_NODE_CUT_GRAPH,
+                 bad_value("opts->node_cut", opts->node_cut))
+          .need(method_ok(opts->node_method), bad_value("opts->node_method", opts->node_method))
+          .need(method_ok(opts->rank_method), bad_value("opts->rank_method", opts->rank_method));
+    const hpart::Comm c = check.agreed(comm);
+    const hpart::Topology topo = hpart::detect_topology(c, opts->topology ? opts->topology : "");
+    hpart::HierGridOptions o;
+    o.parts = opts->parts;
+    o.node_cut = static_cast<hpart::NodeCut>(opts->node_cut);
+    o.node_method = static_cast<hpart::GridMethod>(opts->node_method);
+    o.rank_method = static_cast<hpart::GridMethod>(opts->rank_method);
+    o.imbalance = opts->imbalance;
+    hpart_partition* h = wrap(hpart::partition_grid_hierarchical(c, grid->grid, topo, o), c.size());
+    h->domain = grid->grid.domain();
+    *out = h;
+  });
+}
+
 hpart_status hpart_repartition_grid(MPI_Comm comm, const hpart_grid* grid, const hpart_partition* previous,
                                     int parts, double imbalance, hpart_partition** out) {
   return guard([&] {
@@ -135,9 +164,9 @@ hpart_status hpart_repartition_grid(MPI_Comm comm, const hpart_grid* grid, const
     check.need(out != nullptr, "out is NULL").handle(grid, Kind::grid, "grid");
     check.handle(previous, Kind::partition, "previous");
     if (previous && is_live(previous, Kind::partition))
-      check.need(previous->grid != nullptr, "previous is not a grid partition");
+      check.need(previous->grid_part() != nullptr, "previous is not a grid partition");
     const hpart::Comm c = check.agreed(comm);
-    hpart::GridRepartition r = hpart::repartition_grid(c, grid->grid, *previous->grid, {parts, imbalance});
+    hpart::GridRepartition r = hpart::repartition_grid(c, grid->grid, *previous->grid_part(), {parts, imbalance});
     const hpart::MigrationStats migrated = r.migrated;
     const bool scratch = r.from_scratch;
     const int steps = r.steps;

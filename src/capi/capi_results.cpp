@@ -131,12 +131,13 @@ hpart_status hpart_partition_box(const hpart_partition* p, int32_t part, int64_t
   return guard([&] {
     need_result("hpart_partition_box", p, lo, "lo");
     Check("hpart_partition_box").need(hi != nullptr, "hi is NULL").local();
-    if (!p->grid) throw CError{HPART_ERR_UNSUPPORTED, "hpart_partition_box: p is not a grid partition"};
+    const hpart::GridPartition* g = p->grid_part();
+    if (!g) throw CError{HPART_ERR_UNSUPPORTED, "hpart_partition_box: p is not a grid partition"};
     Check("hpart_partition_box")
-        .need(part >= 0 && static_cast<std::size_t>(part) < p->grid->boxes.size(),
-              "part is " + std::to_string(part) + ", must be in [0, " + std::to_string(p->grid->boxes.size()) + ")")
+        .need(part >= 0 && static_cast<std::size_t>(part) < g->boxes.size(),
+              "part is " + std::to_string(part) + ", must be in [0, " + std::to_string(g->boxes.size()) + ")")
         .local();
-    const hpart::Box& b = p->grid->boxes[static_cast<std::size_t>(part)];
+    const hpart::Box& b = g->boxes[static_cast<std::size_t>(part)];
     for (int d = 0; d < b.dim; ++d) lo[d] = b.lo[static_cast<std::size_t>(d)], hi[d] = b.hi[static_cast<std::size_t>(d)];
   });
 }
@@ -145,12 +146,13 @@ hpart_status hpart_partition_part_of_cell(const hpart_partition* p, const int64_
   return guard([&] {
     need_result("hpart_partition_part_of_cell", p, cell, "cell");
     Check("hpart_partition_part_of_cell").need(part != nullptr, "part is NULL").local();
-    if (!p->grid) throw CError{HPART_ERR_UNSUPPORTED, "hpart_partition_part_of_cell: p is not a grid partition"};
+    const hpart::GridPartition* g = p->grid_part();
+    if (!g) throw CError{HPART_ERR_UNSUPPORTED, "hpart_partition_part_of_cell: p is not a grid partition"};
     hpart::Cell c{};
     for (int d = 0; d < p->domain.dim; ++d) c[static_cast<std::size_t>(d)] = cell[d];
     // The locators assume a cell of the grid: one outside is refused, not looked up.
     Check("hpart_partition_part_of_cell").need(p->domain.contains(c), "the cell is outside the grid").local();
-    *part = p->grid->part_of(c);
+    *part = g->part_of(c);
   });
 }
 

@@ -146,6 +146,34 @@ static void test_grid(void) {
   OK(hpart_partition_metrics(r, &m));
   CHECK(m.is_repartition == 1 && m.num_parts == K && m.objects == extent[0] * extent[1]);
   CHECK(hpart_partition_part_of_cell(p, (const int64_t[2]){40, 0}, &(int32_t){0}) == HPART_ERR_INVALID_ARGUMENT);
+
+  /* Hierarchical (2 emulated nodes when the rank count is even): part_of_cell and the map agree
+   * with the local cells' parts. */
+  hpart_hier_grid_options ho;
+  OK(hpart_hier_grid_options_init(&ho));
+  CHECK(ho.node_cut == HPART_NODE_CUT_GRAPH);
+  ho.parts = 2 * test_size();
+  ho.topology = test_size() % 2 == 0 ? (test_size() == 2 ? "2x1" : "2x2") : NULL;
+  hpart_partition* hp = NULL;
+  OK(hpart_partition_grid_hierarchical(MPI_COMM_WORLD, g, &ho, &hp));
+  double drifted = 0; /* the costs after the drift above */
+  for (int64_t i = 0; i < cells; ++i) drifted += cost[i];
+  check_partition(hp, cells, extent[0] * extent[1], ho.parts, sum_d(drifted));
+  hpart_map* map = NULL;
+  OK(hpart_map_create_grid(MPI_COMM_WORLD, g, hp, &map));
+  const int32_t* hparts = NULL;
+  OK(hpart_partition_parts(hp, &hparts));
+  for (int64_t y = lo[1], i = 0; y <= hi[1]; ++y)
+    for (int64_t x = 0; x < extent[0]; ++x, ++i) {
+      const int64_t cell[2] = {x, y};
+      const double centre[2] = {(double)x + 0.5, (double)y + 0.5};
+      int32_t q = -1, located = -1;
+      OK(hpart_partition_part_of_cell(hp, cell, &q));
+      OK(hpart_map_part_of(map, centre, &located));
+      CHECK(q == hparts[i] && located == hparts[i]);
+    }
+  OK(hpart_map_free(&map));
+  OK(hpart_partition_free(&hp));
   OK(hpart_partition_free(&r));
   OK(hpart_partition_free(&p));
   OK(hpart_grid_free(&g));
