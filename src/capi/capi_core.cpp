@@ -24,8 +24,9 @@ struct Registry {
 };
 
 Registry& registry() {
-  static Registry r;  // never destroyed before the handles that outlive main's statics matter
-  return r;
+  // Never destroyed: a handle freed by a static destructor after main returns still finds it.
+  static Registry* r = new Registry;
+  return *r;
 }
 
 thread_local std::string last_message;
