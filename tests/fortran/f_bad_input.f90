@@ -57,7 +57,8 @@ contains
     cases = cases + 1
     call check(stat /= HPART_OK, what // ': fails')
     call check(code == 0 .or. stat == code, what // ': status ' // hpart_status_string(stat) // ', ' // trim(msg))
-    call check(len_trim(msg) > 0 .and. index(msg, word) > 0, what // ': the message names ' // word // ': ' // trim(msg))
+    call check(len_trim(msg) > 0 .and. index(msg, word) > 0, &
+               what // ': the message names ' // word // ': ' // trim(msg))
     call check(hpart_last_error() == msg, what // ': hpart_last_error is the message')
     mine = [stat, message_hash(trim(msg))]
     call MPI_Allreduce(mine, lo, 2, MPI_INTEGER, MPI_MIN, MPI_COMM_WORLD)

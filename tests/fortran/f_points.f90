@@ -38,6 +38,7 @@ program f_points
   call check_evaluate(part, parts)
   call check_migration(part)
   call check_rebalancer()
+  call check_hierarchical()
   call hpart_partition_free(part)
   call hpart_points_free(points)
   call check(.not. c_associated(points%h), 'free clears the handle')
@@ -161,6 +162,25 @@ contains
     call hpart_migration_free(plan)
   end subroutine
 
+  ! The hierarchical partition (nodes, then ranks; one part per rank): parts in range, each
+  ! owned by a rank of the communicator.
+  subroutine check_hierarchical()
+    type(hpart_hier_point_options) :: hopts
+    type(hpart_partition) :: hp
+    integer(c_int32_t), allocatable :: hparts(:), owners(:)
+    integer :: nparts
+    call hpart_hier_point_options_init(hopts)
+    call hpart_partition_points_hierarchical(MPI_COMM_WORLD, points, hopts, hp)
+    call hpart_partition_num_parts(hp, nparts)
+    call check(nparts == nranks, 'parts = 0 gives one part per rank')
+    allocate (hparts(size(ids)))
+    call hpart_get_parts(hp, hparts)
+    call check(all(hparts >= 0 .and. hparts < nparts), 'hierarchical parts in range')
+    call hpart_partition_owners(hp, owners)
+    call check(all(owners >= 0 .and. owners < nranks), 'every part has an owner rank')
+    call hpart_partition_free(hp)
+  end subroutine
+
   function coords_of(g) result(xyz)
     integer(c_int64_t), intent(in) :: g
     real(c_double) :: xyz(3)
@@ -188,12 +208,14 @@ contains
     allocate (before(size(ids)), after(size(ids)))
     call hpart_get_parts(p0, before)
     costs = merge(4.0_c_double, 1.0_c_double, before == 0)
-    call hpart_rebalancer_observe(rb, step_seconds=1.0_c_double, object_costs=costs)
+    call hpart_rebalancer_observe(rb, step_seconds=1.0_c_double, object_costs=costs, parts=before, &
+                                  features=reshape(costs, [1, size(costs)]))
     call hpart_rebalancer_decide(rb, d)
     call check(d%rebalance == 0 .or. d%rebalance == 1, 'a decision is 0 or 1')
     call check(len(hpart_decision_reason(d)) > 0, 'a decision has a reason')
     call hpart_points_set_weights(points, costs)
     call hpart_rebalancer_rebalance_points(rb, points, p1, parts=before)
+    call hpart_points_set_weights(points, weights)  ! the handle borrows: costs ends with this routine
     call hpart_get_parts(p1, after)
     call check(all(after >= 0 .and. after < K), 'rebalanced parts in range')
     call hpart_evaluate_partition(MPI_COMM_WORLD, before, K, e0, weights=costs)
@@ -201,8 +223,10 @@ contains
     call hpart_partition_metrics(e0, m0)
     call hpart_partition_metrics(e1, m1)
     call check(m1%imbalance < m0%imbalance, 'the rebalance balances the observed costs better')
+    call hpart_rebalancer_record_migration_seconds(rb, 0.01_c_double)
     call hpart_rebalancer_stats(rb, st)
     call check(st%rebalances >= 1, 'stats count the rebalance')
+    call check(abs(st%migration_seconds - 0.01_c_double) < 1e-12_c_double, 'stats keep the migration time')
     call hpart_partition_free(e0)
     call hpart_partition_free(e1)
     call hpart_partition_free(p0)
