@@ -101,10 +101,8 @@ int main(int argc, char** argv) {
   TRY(hpart_map_create_points(MPI_COMM_WORLD, pts, &opts, p, &map));
   long long misplaced = 0, total_misplaced = 0, total = 0;
   for (int64_t k = 0; k < arriving; ++k) {
-    int32_t part = -1;
     int owner = -1;
-    TRY(hpart_map_part_of_id(map, owned[k].x, owned[k].id, &part));
-    TRY(hpart_map_rank_of_part(map, part, &owner));
+    TRY(hpart_map_rank_of_id(map, owned[k].x, owned[k].id, &owner));
     misplaced += owner != rank;
   }
   MPI_Reduce(&misplaced, &total_misplaced, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);

@@ -455,6 +455,7 @@ hpart_status hpart_map_part_of(const hpart_map* map, const double* x, int32_t* p
 /* Exact for an object the partition saw: its global id there. */
 hpart_status hpart_map_part_of_id(const hpart_map* map, const double* x, int64_t id, int32_t* part);
 hpart_status hpart_map_rank_of(const hpart_map* map, const double* x, int* rank);
+hpart_status hpart_map_rank_of_id(const hpart_map* map, const double* x, int64_t id, int* rank);
 hpart_status hpart_map_rank_of_part(const hpart_map* map, int32_t part, int* rank);
 /* n points (coords n * dim, ids n or NULL) into parts (n values). */
 hpart_status hpart_map_assign(const hpart_map* map, int64_t n, const double* coords, const int64_t* ids,

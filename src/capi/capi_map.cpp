@@ -103,6 +103,11 @@ hpart_status hpart_map_rank_of(const hpart_map* map, const double* x, int* rank)
   return query("hpart_map_rank_of", map, x, rank, [&](const hpart_map& m) { *rank = m.map.rank_of(coordinate(m, x)); });
 }
 
+hpart_status hpart_map_rank_of_id(const hpart_map* map, const double* x, int64_t id, int* rank) {
+  return query("hpart_map_rank_of_id", map, x, rank,
+               [&](const hpart_map& m) { *rank = m.map.rank_of_part(m.map.part_of(coordinate(m, x), id)); });
+}
+
 hpart_status hpart_map_rank_of_part(const hpart_map* map, int32_t part, int* rank) {
   return query("hpart_map_rank_of_part", map, rank, rank, [&](const hpart_map& m) {
     Check("hpart_map_rank_of_part")

@@ -128,6 +128,8 @@ static void test_assign(void) {
     OK(hpart_map_rank_of_part(map, q, &owner));
     OK(hpart_map_rank_of(map, xyz + 3 * i, &rank));
     CHECK(rank >= 0 && rank < test_size() && owner >= 0 && owner < test_size());
+    OK(hpart_map_rank_of_id(map, xyz + 3 * i, ids[i], &rank));
+    CHECK(rank == owner);
   }
   /* The whole unit cube meets every part. */
   const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
