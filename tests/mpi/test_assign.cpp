@@ -25,17 +25,13 @@ using hpart::testing::LocalPoints;
 using hpart::testing::Shape;
 using hpart::testing::World;
 
-std::uint64_t fnv(const std::string& s) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (const unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
-  return h;
-}
-
-// The same bytes on every rank: min and max of the hash agree.
+// The same bytes on every rank: min and max of the text's FNV-1a hash agree.
 bool same_everywhere(const std::string& s, MPI_Comm comm) {
-  unsigned long long h[2] = {fnv(s), ~fnv(s)};
+  std::uint64_t fnv = 1469598103934665603ULL;
+  for (const unsigned char c : s) fnv = (fnv ^ c) * 1099511628211ULL;
+  unsigned long long h[2] = {fnv, ~fnv};
   MPI_Allreduce(MPI_IN_PLACE, h, 2, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm);
-  return h[0] == fnv(s) && ~h[1] == fnv(s);
+  return h[0] == fnv && ~h[1] == fnv;
 }
 
 hpart::PointSet view(const LocalPoints& p, bool with_ids) {
@@ -78,6 +74,13 @@ void check_map(const hpart::PartitionMap& map, const LocalPoints& p, const std::
   }
   EXPECT_EQ(wrong, 0) << what;
   EXPECT_EQ(outside, 0) << what;
+  // Boxes around local points: each point's part is among the parts the box meets.
+  for (std::size_t i = 0; i < n; i += 1 + n / 16) {
+    std::array<double, 3> lo{}, hi{};
+    for (std::size_t a = 0; a < d; ++a) lo[a] = p.coords[i * d + a] - 0.01 * static_cast<double>(a + 1), hi[a] = p.coords[i * d + a] + 0.02;
+    const std::vector<hpart::part_t> in = map.parts_in_box(std::span<const double>(lo.data(), d), std::span<const double>(hi.data(), d));
+    EXPECT_TRUE(std::binary_search(in.begin(), in.end(), assigned[i])) << what << ": point " << i;
+  }
   const std::string saved = map.save();
   EXPECT_TRUE(same_everywhere(saved, comm)) << what;
   const hpart::PartitionMap back = hpart::PartitionMap::load(saved);
@@ -394,7 +397,6 @@ TEST(Assign, BadInputIsAnError) {
   EXPECT_EQ(code_of([&] { (void)map.rank_of_part(5); }), hpart::ErrorCode::invalid_argument);
   EXPECT_EQ(code_of([&] { (void)hpart::PartitionMap().part_of(std::span<const double>(lo, 3)); }), hpart::ErrorCode::invalid_argument);
   EXPECT_EQ(code_of([&] { (void)map.part_of(hpart::Cell{0, 0, 0, 0}); }), hpart::ErrorCode::invalid_argument);
-
   // Corrupted descriptors: every one is Error(io), never a crash or a map that answers wrongly.
   const std::string good = map.save();
   std::vector<std::string> bad = {"", good.substr(0, good.size() / 2), "hpart-partition-map 2" + good.substr(good.find('\n')),
@@ -410,7 +412,6 @@ TEST(Assign, BadInputIsAnError) {
   for (std::size_t i = 0; i < bad.size(); ++i)
     EXPECT_EQ(code_of([&] { (void)hpart::PartitionMap::load(bad[i]); }), hpart::ErrorCode::io) << "case " << i;
   EXPECT_EQ(code_of([&] { (void)hpart::PartitionMap::load_file("/nonexistent/hpart.map"); }), hpart::ErrorCode::io);
-
   // Collective construction: one rank's bad data or a different argument fails on every rank.
   hpart::PointOptions other = opts;
   if (w.rank == w.size - 1) other.curve = hpart::Curve::morton;
