@@ -64,7 +64,14 @@ static int read_graph(const char *path, int rank, int size, idx_t **vtxdist, idx
 }
 
 int main(int argc, char **argv) {
+#ifdef CALLER_THREAD_MULTIPLE
+  /* PT-Scotch's threaded build (Debian's) needs MPI_THREAD_MULTIPLE; the benchmark builds both
+   * libraries' callers this way. */
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+#else
   MPI_Init(&argc, &argv);
+#endif
   MPI_Comm comm = MPI_COMM_WORLD;
   int rank, size;
   MPI_Comm_rank(comm, &rank);
