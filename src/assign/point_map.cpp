@@ -143,7 +143,7 @@ PartitionMap map_of(const Comm& comm, const PointSet& points, const PointOptions
   detail::Replicated args;
   args.value("curve", static_cast<long long>(opts.curve));
   const std::string problem = detail::check_point_partition(comm, points, partition, owner_of_part, args);
-  detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument,
+  detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input,
                 problem.empty() ? problem : "hpart::map_of: " + problem);
   auto data = std::make_shared<detail::MapData>();
   data->kind = MapKind::points;
