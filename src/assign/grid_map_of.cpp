@@ -31,14 +31,7 @@ PartitionMap map_of(const Comm& comm, const Grid& grid, const GridPartition& par
       .value("num_parts", static_cast<long long>(partition.num_parts))
       .values("owner_of_part", owner_of_part)
       .text("partition locator", locator);
-  detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input,
-                problem.empty() ? problem : "hpart::map_of: " + problem);
-  auto data = std::make_shared<detail::MapData>();
-  data->kind = MapKind::grid;
-  data->dim = grid.dim;
-  data->parts = partition.num_parts;
-  data->ranks = comm.size();
-  data->owners.assign(owner_of_part.begin(), owner_of_part.end());
+  auto data = detail::agreed_map(comm, args, problem, MapKind::grid, grid.dim, partition.num_parts, owner_of_part);
   data->extent = extent;
   data->locator = partition.locator;
   return PartitionMap(std::move(data));

@@ -22,15 +22,8 @@ PartitionMap map_of(const Comm& comm, const PointSet& points, const HierPointOpt
     nodes = std::max(nodes, partition.node_of_part[p] + 1);
   }
   args.values("node_of_part", std::span<const int>(partition.node_of_part));
-  detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input,
-                problem.empty() ? problem : "hpart::map_of: " + problem);
-
-  auto data = std::make_shared<detail::MapData>();
-  data->kind = MapKind::hierarchical_points;
-  data->dim = points.dim;
-  data->parts = partition.num_parts;
-  data->ranks = comm.size();
-  data->owners = partition.owner_of_part;
+  auto data = detail::agreed_map(comm, args, problem, MapKind::hierarchical_points, points.dim, partition.num_parts,
+                                 partition.owner_of_part);
   const std::vector<gid_t> ids = detail::global_ids(comm, points);
   const std::size_t n = points.size(), d = static_cast<std::size_t>(points.dim);
   std::vector<int> node_labels(n);

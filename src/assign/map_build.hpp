@@ -1,5 +1,6 @@
 #pragma once
 // The collective pieces that build point maps (point_map.cpp), shared with the hierarchical map.
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -23,5 +24,11 @@ std::vector<gid_t> global_ids(const Comm& comm, const PointSet& points);
 std::string check_point_partition(const Comm& comm, const PointSet& points, const Partition& p,
                                   std::span<const int> owners, Replicated& args);
 std::string check_owners(const Comm& comm, std::span<const int> owners, int parts);
+
+// Collective: agrees on `problem` (this rank's verdict, "" when fine: invalid_input) and on `args`
+// (invalid_argument naming the first that differs), the same error on every rank; then a new
+// map's common fields.
+std::shared_ptr<MapData> agreed_map(const Comm& comm, const Replicated& args, const std::string& problem, MapKind kind,
+                                    int dim, int parts, std::span<const int> owners);
 
 }  // namespace hpart::detail

@@ -134,6 +134,19 @@ std::string check_owners(const Comm& comm, std::span<const int> owners, int part
   return {};
 }
 
+std::shared_ptr<MapData> agreed_map(const Comm& comm, const Replicated& args, const std::string& problem, MapKind kind,
+                                    int dim, int parts, std::span<const int> owners) {
+  agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input,
+        problem.empty() ? problem : "hpart::map_of: " + problem);
+  auto data = std::make_shared<MapData>();
+  data->kind = kind;
+  data->dim = dim;
+  data->parts = parts;
+  data->ranks = comm.size();
+  data->owners.assign(owners.begin(), owners.end());
+  return data;
+}
+
 }  // namespace hpart::detail
 
 namespace hpart {
@@ -143,14 +156,7 @@ PartitionMap map_of(const Comm& comm, const PointSet& points, const PointOptions
   detail::Replicated args;
   args.value("curve", static_cast<long long>(opts.curve));
   const std::string problem = detail::check_point_partition(comm, points, partition, owner_of_part, args);
-  detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input,
-                problem.empty() ? problem : "hpart::map_of: " + problem);
-  auto data = std::make_shared<detail::MapData>();
-  data->kind = MapKind::points;
-  data->dim = points.dim;
-  data->parts = partition.num_parts;
-  data->ranks = comm.size();
-  data->owners.assign(owner_of_part.begin(), owner_of_part.end());
+  auto data = detail::agreed_map(comm, args, problem, MapKind::points, points.dim, partition.num_parts, owner_of_part);
   const std::vector<gid_t> ids = detail::global_ids(comm, points);
   const std::vector<int> labels(partition.parts.begin(), partition.parts.end());
   data->top = detail::curve_level(comm, points, ids, opts.curve, labels, partition.num_parts, "parts");
