@@ -15,6 +15,15 @@ namespace {
 
 constexpr long long kMax = std::numeric_limits<std::int64_t>::max();
 
+// The children of tree node i of m: both -1 (a leaf) or both after i, so every walk down the
+// tree ends (a saved tree has no cycle).
+void read_children(TextReader& r, long long i, long long m, int& lower, int& upper) {
+  lower = static_cast<int>(r.integer("lower child", -1, m - 1));
+  upper = static_cast<int>(r.integer("upper child", -1, m - 1));
+  if ((lower < 0) != (upper < 0) || (lower >= 0 && (lower <= i || upper <= i)))
+    r.fail("tree node " + std::to_string(i) + " has bad children");
+}
+
 void write_splitters(TextWriter& w, const std::vector<sfc::Order>& inner) {
   for (const sfc::Order v : inner)
     w.hex(static_cast<std::uint64_t>(v >> 64)).integer(static_cast<long long>(static_cast<std::uint64_t>(v))).end_line();
@@ -157,11 +166,8 @@ std::shared_ptr<const GridLocator> read_stairs(TextReader& r, int dim, int parts
     n.keys.shift = static_cast<int>(r.integer("slab shift", 0, 63));
     const std::uint64_t k = r.hex("split key");
     n.split = sfc::make_order(k, static_cast<gid_t>(r.integer("split id", 0, kMax)));
-    n.lower = static_cast<int>(r.integer("lower child", -1, m - 1));
-    n.upper = static_cast<int>(r.integer("upper child", -1, m - 1));
+    read_children(r, i, m, n.lower, n.upper);
     n.node = static_cast<int>(r.integer("node", 0, parts - 1));
-    if ((n.lower < 0) != (n.upper < 0) || (n.lower >= 0 && (n.lower <= i || n.upper <= i)))
-      r.fail("stair node " + std::to_string(i) + " has bad children");
     st->tree.push_back(n);
   }
   return st;
@@ -223,12 +229,8 @@ std::shared_ptr<const GridLocator> read_any(TextReader& r, const Frame& f, int p
       grid::CutNode n;
       n.dim = static_cast<int>(r.integer("cut axis", 0, dim - 1));
       n.cut = r.integer("cut", 0, kMax);
-      // Children come after their parent, so every walk ends (the saved tree has no cycle).
-      n.lower = static_cast<int>(r.integer("lower child", -1, m - 1));
-      n.upper = static_cast<int>(r.integer("upper child", -1, m - 1));
+      read_children(r, i, m, n.lower, n.upper);
       n.first = static_cast<part_t>(r.integer("part", 0, parts - 1));
-      if ((n.lower < 0) != (n.upper < 0) || (n.lower >= 0 && (n.lower <= i || n.upper <= i)))
-        r.fail("tree node " + std::to_string(i) + " has bad children");
       t->nodes.push_back(n);
     }
     return t;
