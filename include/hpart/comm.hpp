@@ -72,7 +72,13 @@ class Comm {
     else if constexpr (std::is_same_v<T, long>) return MPI_LONG;
     else if constexpr (std::is_same_v<T, long long>) return MPI_LONG_LONG;
     else if constexpr (std::is_same_v<T, unsigned>) return MPI_UNSIGNED;
-    else if constexpr (std::is_same_v<T, unsigned long>) return MPI_UNSIGNED_LONG;
+    // Not MPI_UNSIGNED_LONG: Open MPI 4.1.4 (Debian 12) reduces it with MIN/MAX as if signed, so
+    // any value >= 2^63 (a 64-bit curve key, a flipped sentinel) came back wrong. The fixed-width
+    // type is correct; unsigned long is 64 bits on every platform hpart builds on (LP64).
+    else if constexpr (std::is_same_v<T, unsigned long>) {
+      static_assert(sizeof(unsigned long) == 8, "hpart assumes an LP64 platform");
+      return MPI_UINT64_T;
+    }
     else if constexpr (std::is_same_v<T, unsigned long long>) return MPI_UNSIGNED_LONG_LONG;
     else return MPI_DOUBLE;
   }
