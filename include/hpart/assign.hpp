@@ -16,7 +16,8 @@
 // so every coordinate gets a part. Ties: the partitioner breaks equal keys by global id, so a
 // point whose key equals a splitter's may belong to either side. part_of(x, id) resolves it
 // exactly (for every point the partition saw, located part == assigned part); part_of(x)
-// without an id returns the first part that holds x's key, and parts_at(x) lists them all.
+// without an id is exact where x's key is not shared across a cut (at a tied cut: the later
+// part), and parts_at(x) lists every part that may hold x's key.
 // Grid maps answer for cells (and coordinates in cell units); hierarchical point maps nest a
 // node-level curve and one rank-level curve per node. docs/assign.md has the details and the
 // saved format.

@@ -63,7 +63,10 @@ int PartitionMap::num_ranks() const { return data().ranks; }
 
 part_t PartitionMap::part_of(std::span<const double> x) const {
   check_coordinate(data(), x, "x");
-  return locate(*data_, x.data(), 0);
+  // No id: the last range whose first object's key is <= x's key, as if x had the largest id.
+  // Exact wherever x's key is not shared across a cut (unique keys), so the first object of a
+  // range is located in its own part; at a tied cut, the later part (parts_at lists both).
+  return locate(*data_, x.data(), std::numeric_limits<gid_t>::max());
 }
 
 part_t PartitionMap::part_of(std::span<const double> x, gid_t id) const {
@@ -126,7 +129,7 @@ void PartitionMap::assign(std::span<const double> coords, std::span<const gid_t>
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     const double* x = coords.data() + static_cast<std::size_t>(i) * dim;
     for (std::size_t a = 0; a < dim; ++a) bad |= (std::bit_cast<std::uint64_t>(x[a]) & kExp) == kExp;
-    const gid_t id = ids.empty() ? 0 : ids[static_cast<std::size_t>(i)];
+    const gid_t id = ids.empty() ? std::numeric_limits<gid_t>::max() : ids[static_cast<std::size_t>(i)];
     bad_id = std::min(bad_id, id);
     parts[static_cast<std::size_t>(i)] = locate(d, x, std::max<gid_t>(id, 0));
   }

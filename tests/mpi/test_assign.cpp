@@ -63,8 +63,8 @@ void check_map(const hpart::PartitionMap& map, const LocalPoints& p, const std::
   for (std::size_t i = 0; i < n; ++i) {
     const std::span<const double> x(p.coords.data() + i * d, d);
     wrong += located[i] != assigned[i] || map.part_of(x, ids[i]) != assigned[i];
-    // Without the id: a part holding the key (the first along the curve); the assigned part is
-    // among parts_at.
+    // Without the id: the last range starting at or before the key; the assigned part is among
+    // parts_at (exactness without ids on distinct keys: NoIdIsExactOnDistinctKeys).
     const std::vector<hpart::part_t> at = map.parts_at(x);
     outside += !std::binary_search(at.begin(), at.end(), plain[i]) || map.part_of(x) != plain[i] ||
                !std::binary_search(at.begin(), at.end(), assigned[i]);
@@ -112,6 +112,31 @@ TEST(PointAssign, LocatedPartIsAssignedPart) {
                                    std::to_string(dim) + " " + hpart::to_string(curve) + " K " + std::to_string(K);
           check_map(map, p, part.parts, used_ids(p, with_ids, w.comm), {}, w.comm, what);
         }
+}
+
+// Distinct keys (uniform random points): part_of(x) and assign without ids are exact too, the
+// first point of every range included (it is the range's own splitter).
+TEST(PointAssign, NoIdIsExactOnDistinctKeys) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const auto [b, e] = hpart::testing::uneven_block(3000, w.rank, w.size);
+  for (const int dim : {2, 3})
+    for (const hpart::Curve curve : {hpart::Curve::hilbert, hpart::Curve::morton}) {
+      const LocalPoints p = make_points(Shape::uniform, dim, b, e, true, 5);
+      hpart::PointOptions opts;
+      opts.parts = 37;
+      opts.curve = curve;
+      const hpart::Partition part = hpart::partition_points(comm, view(p, false), opts);
+      const hpart::PartitionMap map = hpart::map_of(comm, view(p, false), opts, part);
+      std::vector<hpart::part_t> located(part.parts.size(), -1);
+      map.assign(p.coords, located);
+      long long wrong = 0;
+      for (std::size_t i = 0; i < located.size(); ++i)
+        wrong += located[i] != part.parts[i] ||
+                 map.part_of(std::span<const double>(p.coords.data() + i * static_cast<std::size_t>(dim),
+                                                     static_cast<std::size_t>(dim))) != part.parts[i];
+      EXPECT_EQ(comm.sum(wrong), 0) << "dim " << dim << " " << hpart::to_string(curve);
+    }
 }
 
 // On a sub-communicator (the world split by rank parity): the map is the sub-communicator's.
