@@ -115,7 +115,7 @@ struct GraphRepartOptions {
   // migrating it (>= 0; ParMETIS's vsize), in the units of itr's trade-off and of the fallback's
   // relabelling. Empty: its first weight (unit without weights). Given on every rank that has
   // vertices, or on none.
-  std::span<const std::int64_t> migration_sizes;
+  std::span<const std::int64_t> migration_sizes{};
 };
 
 // The new parts of the local vertices (weights and imbalance per constraint) and their cut;

@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "hpart/hpart.hpp"
@@ -168,6 +169,46 @@ TEST(GraphRepart, SmallItrMovesNoMoreThanLargeItr) {
   const auto small = hpart::repartition_graph(comm, f.view(), parts, {.parts = kParts, .itr = 0.01});
   EXPECT_LE(small.migrated.weight, big.migrated.weight);
   EXPECT_LE(small.metrics.imbalance[0], 0.03 + 1e-9);
+}
+
+// migration_sizes (ParMETIS's vsize): sizes equal to the first weight are the default, exactly;
+// with every other row 100 times dearer to move, what moves costs less by those sizes than what
+// the same call moves without them; a negative
+// size or a wrong length fails on every rank.
+TEST(GraphRepart, MigrationSizesSteerWhatMoves) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  hpart::GraphFile f = hpart::testing::grid_graph(kSide, kSide, w.rank, w.size);
+  set_hotspot(f, 0.0);
+  const std::vector<hpart::part_t> parts = hpart::partition_graph(comm, f.view(), fresh_options()).parts;
+  set_hotspot(f, 0.2);
+  const auto plain = hpart::repartition_graph(comm, f.view(), parts, {.parts = kParts, .itr = 1.0});
+  const auto same = hpart::repartition_graph(comm, f.view(), parts,
+                                             {.parts = kParts, .itr = 1.0, .migration_sizes = f.vwgt});
+  EXPECT_EQ(plain.parts, same.parts);
+  const std::size_t n = parts.size();
+  std::vector<std::int64_t> sizes(n);
+  for (std::size_t v = 0; v < n; ++v) sizes[v] = ((f.vtxdist[w.rank] + static_cast<std::int64_t>(v)) / kSide) % 2 ? 100 : 1;
+  const auto steered = hpart::repartition_graph(comm, f.view(), parts,
+                                                {.parts = kParts, .itr = 1.0, .migration_sizes = sizes});
+  long long cost[2] = {0, 0};  // the sizes moved: by the call that knew them, by the one that did not
+  for (std::size_t v = 0; v < n; ++v) {
+    cost[0] += steered.parts[v] != parts[v] ? sizes[v] : 0;
+    cost[1] += plain.parts[v] != parts[v] ? sizes[v] : 0;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, cost, 2, MPI_LONG_LONG, MPI_SUM, w.comm);
+  if (w.rank == 0) std::printf("migration cost with sizes %lld, without %lld\n", cost[0], cost[1]);
+  EXPECT_GT(cost[0], 0);
+  EXPECT_LT(cost[0], cost[1]);
+  EXPECT_LE(steered.metrics.imbalance[0], 0.03 + 1e-9);
+  std::vector<std::int64_t> bad = sizes;
+  if (w.rank == w.size - 1 && !bad.empty()) bad[0] = -1;
+  expect_error_everywhere([&] { hpart::repartition_graph(comm, f.view(), parts, {.parts = kParts, .migration_sizes = bad}); },
+                          "sizes must be >= 0");
+  bad = sizes;
+  if (w.rank == w.size - 1) bad.push_back(1);
+  expect_error_everywhere([&] { hpart::repartition_graph(comm, f.view(), parts, {.parts = kParts, .migration_sizes = bad}); },
+                          "migration_sizes has");
 }
 
 // Every vertex in part 0 of 4: parts 1-3 have no neighbours to receive from, so diffusion
