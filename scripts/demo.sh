@@ -10,6 +10,8 @@
 #     domain-parallel CNN training on sharded tensors (if Kokkos was found);
 #  4. runs the hpart CLI (points; and a shared graph by hpart and METIS when ../shared exists, then
 #     rebalanced under a drifting load) on a generated 2D file: partition table, part file and a PNG picture.
+#  5. installs hpart and builds a C program, a Fortran program and an unchanged ParMETIS caller
+#     against the installed package with pkg-config alone, and runs each at np 4.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
@@ -66,4 +68,26 @@ if [[ -f $graph ]]; then
   echo
   echo "== hpart CLI: the same mesh under a drifting load, the Rebalancer deciding when to rebalance =="
   "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition --graph "$graph" --parts 64 --drift 40
+fi
+echo
+echo "== simulation codes link it: hpart installed into build/demo/prefix; a C, a Fortran and an"
+echo "   unchanged ParMETIS program built against it with pkg-config alone =="
+prefix="$(cd "$out" && pwd)/prefix"  # absolute: it goes into the programs' run path
+cmake --install "$build" --prefix "$prefix" >/dev/null
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+echo "hpart $(pkg-config --modversion hpart): $(pkg-config --libs hpart)"
+rpath="-Wl,-rpath,$prefix/lib"  # a prefix outside the loader's path: the programs carry it
+# shellcheck disable=SC2046  # pkg-config's output is a list of flags
+mpicc -std=c99 examples/c/partition.c -o "$out/hpart_c_example" $(pkg-config --cflags --libs hpart) "$rpath"
+"${mpi[@]}" -np 4 "$out/hpart_c_example"
+if pkg-config --exists hpart-fortran; then
+  # shellcheck disable=SC2046
+  mpifort examples/fortran/partition.f90 -o "$out/hpart_fortran_example" $(pkg-config --cflags --libs hpart-fortran) "$rpath"
+  "${mpi[@]}" -np 4 "$out/hpart_fortran_example"
+fi
+if [[ -f $graph ]] && pkg-config --exists hpart-parmetis; then
+  # shellcheck disable=SC2046
+  mpicc examples/parmetis/parmetis_caller.c -o "$out/parmetis_caller" $(pkg-config --cflags --libs hpart-parmetis) "$rpath"
+  echo "ParMETIS_V3_PartKway (libhpart_parmetis), the Delaunay mesh into 64 parts, ubvec 1.03:"
+  "${mpi[@]}" -np 4 "$out/parmetis_caller" "$graph" 64 1.03
 fi
