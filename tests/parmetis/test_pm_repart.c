@@ -36,6 +36,34 @@ static void refine(pm_graph *g, idx_t *part, idx_t k, const char *what, int must
 }
 
 /* vsize: the new weights (moving a heavy vertex costs more), or NULL (ParMETIS's unit cost). */
+/* numflag 1: the same refinement in Fortran numbering (vtxdist, xadj, adjncy and part 1-based)
+ * gives the same parts, plus one. */
+static void refine_fortran(pm_graph *g, const idx_t *start, idx_t k, MPI_Comm comm) {
+  int R;
+  MPI_Comm_size(comm, &R);
+  idx_t wgtflag = 0, zero = 0, one = 1, ncon = 1, cut0 = -1, cut1 = -1, options[4] = {1, 0, 7, PARMETIS_PSR_UNCOUPLED};
+  idx_t *p0 = copy_parts(start, g->n), *p1 = copy_parts(start, g->n);
+  const idx_t m = g->xadj[g->n];
+  idx_t *vtxdist = (idx_t *)malloc(sizeof(idx_t) * (size_t)(R + 1)), *xadj = copy_parts(g->xadj, g->n + 1);
+  idx_t *adjncy = copy_parts(g->adjncy, m);
+  for (int q = 0; q <= R; ++q) vtxdist[q] = g->vtxdist[q] + 1;
+  for (idx_t i = 0; i <= g->n; ++i) ++xadj[i];
+  for (idx_t e = 0; e < m; ++e) ++adjncy[e];
+  for (idx_t i = 0; i < g->n; ++i) p0[i] = (start[i] + (i % 13 == 0)) % k, p1[i] = p0[i] + 1;
+  const int s0 = ParMETIS_V3_RefineKway(g->vtxdist, g->xadj, g->adjncy, NULL, NULL, &wgtflag, &zero, &ncon, &k, tp, ub,
+                                        options, &cut0, p0, &comm);
+  const int s1 = ParMETIS_V3_RefineKway(vtxdist, xadj, adjncy, NULL, NULL, &wgtflag, &one, &ncon, &k, tp, ub, options,
+                                        &cut1, p1, &comm);
+  PM_CHECK(s0 == METIS_OK && s1 == METIS_OK, "RefineKway numflag 0/1: status %d %d", s0, s1);
+  PM_CHECK(cut0 == cut1, "RefineKway numflag 0/1: edgecut %lld vs %lld", (long long)cut0, (long long)cut1);
+  for (idx_t i = 0; i < g->n; ++i)
+    if (p1[i] != p0[i] + 1) {
+      PM_CHECK(0, "RefineKway numflag 1: part[%d] = %d, numflag 0 gave %d", (int)i, (int)p1[i], (int)p0[i]);
+      break;
+    }
+  free(p0), free(p1), free(vtxdist), free(xadj), free(adjncy);
+}
+
 static void adaptive(pm_graph *g, const idx_t *start, idx_t k, int vsize_is_vwgt, MPI_Comm comm) {
   idx_t *vw = (idx_t *)malloc(sizeof(idx_t) * (size_t)(g->n + 1));
   int r;
@@ -130,6 +158,7 @@ int main(int argc, char **argv) {
   refine(&g, part, k, "stripes", 0, comm);
   for (idx_t i = 0; i < g.n; ++i) part[i] = ((g.vtxdist[r] + i) / 5) % k; /* scattered */
   refine(&g, part, k, "scattered", 0, comm);
+  refine_fortran(&g, start, k, comm);
   adaptive(&g, start, k, 1, comm);
   adaptive(&g, start, k, 0, comm);
   coupled(&g, comm);
