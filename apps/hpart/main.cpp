@@ -42,6 +42,12 @@ cut planes of its blocks partition), hpart-particles (drifting particles with
 the feedback Rebalancer: --mode static|always|feedback), hpart-train (domain-parallel CNN
 training on sharded Kokkos tensors). Each has its own --help; docs/ explains the library calls.
 
+Linking the library from your code: C++ (#include <hpart/hpart.hpp>), C (<hpart/hpart.h>, docs/c_api.md),
+Fortran (use hpart, docs/fortran.md), or unchanged ParMETIS 4 callers (libhpart_parmetis,
+docs/from_parmetis_zoltan.md); `pkg-config --cflags --libs hpart` (or hpart-fortran,
+hpart-parmetis) or CMake find_package(hpart) give the link line (docs/install.md). Point and box
+assign (which part owns a coordinate, with no communication): docs/assign.md.
+
 Exit codes: 0 success, 1 bad command line, 2 bad input or failed I/O (the message says which
 line or value), 3 internal error. Bad input on any rank is the same error on every rank, never a
 hang: arguments that must agree across ranks are compared first, and memory a run would need (from
