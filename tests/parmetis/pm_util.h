@@ -30,7 +30,7 @@ static int pm_failures = 0;
   } while (0)
 
 /* Block distribution of N vertices over the ranks of comm. */
-static idx_t *pm_blocks(idx_t N, MPI_Comm comm) {
+static inline idx_t *pm_blocks(idx_t N, MPI_Comm comm) {
   int R;
   MPI_Comm_size(comm, &R);
   idx_t *d = (idx_t *)malloc(sizeof(idx_t) * (size_t)(R + 1));
@@ -40,7 +40,7 @@ static idx_t *pm_blocks(idx_t N, MPI_Comm comm) {
 
 /* An nx x ny grid (4-neighbour), edge weights 1 + (u + v) % 3, two vertex weights:
  * 1 + v % 3 and 1 + (v % 7 == 0) * 2, coordinates (x, y). */
-static pm_graph pm_grid(idx_t nx, idx_t ny, MPI_Comm comm) {
+static inline pm_graph pm_grid(idx_t nx, idx_t ny, MPI_Comm comm) {
   pm_graph g;
   int r;
   MPI_Comm_rank(comm, &r);
@@ -75,7 +75,7 @@ static pm_graph pm_grid(idx_t nx, idx_t ny, MPI_Comm comm) {
 
 /* Reads a METIS graph file (unweighted part only: weights in the file are skipped) and keeps
  * this rank's block. Returns 0 when the file is absent. */
-static int pm_read_metis(const char *path, pm_graph *g, MPI_Comm comm) {
+static inline int pm_read_metis(const char *path, pm_graph *g, MPI_Comm comm) {
   FILE *f = fopen(path, "r");
   if (!f) return 0;
   int r;
@@ -118,7 +118,7 @@ static int pm_read_metis(const char *path, pm_graph *g, MPI_Comm comm) {
 
 /* Weighted edge cut of `part` (numbering base `base`), each edge once, computed from the gathered
  * part vector. */
-static long long pm_cut(const pm_graph *g, const idx_t *part, int use_adjwgt, MPI_Comm comm) {
+static inline long long pm_cut(const pm_graph *g, const idx_t *part, int use_adjwgt, MPI_Comm comm) {
   int R;
   MPI_Comm_size(comm, &R);
   int *counts = (int *)malloc(sizeof(int) * (size_t)R), *displs = (int *)malloc(sizeof(int) * (size_t)R);
@@ -140,7 +140,7 @@ static long long pm_cut(const pm_graph *g, const idx_t *part, int use_adjwgt, MP
 /* Max over parts and constraints of weight / (tpwgts x total): ParMETIS's balance (1.0 perfect).
  * vwgt NULL: unit weights. `slack` (out): the largest vertex weight over the part target, the
  * granularity a partition cannot beat. */
-static double pm_balance(const pm_graph *g, const idx_t *part, idx_t base, const idx_t *vwgt, idx_t ncon,
+static inline double pm_balance(const pm_graph *g, const idx_t *part, idx_t base, const idx_t *vwgt, idx_t ncon,
                          idx_t nparts, const real_t *tpwgts, double *slack, MPI_Comm comm) {
   const size_t K = (size_t)nparts, C = (size_t)ncon;
   double *w = (double *)calloc(K * C + C, sizeof(double));
@@ -167,7 +167,7 @@ static double pm_balance(const pm_graph *g, const idx_t *part, idx_t base, const
 }
 
 /* 0 on every rank when no rank failed, else 1: the exit status of a test. */
-static int pm_result(MPI_Comm comm) {
+static inline int pm_result(MPI_Comm comm) {
   int mine = pm_failures > 0, any = 0;
   MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm);
   return any;
