@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes src/fortran/hpart_c.f90 and hpart_c_map.f90: a bind(C) interface for every function of
-include/hpart/hpart.h that Fortran can call (the MPI_Comm forms are left out: Fortran calls their
+include/hpart/hpart.h (read with the part headers it includes, include/hpart/c/*.h, in its
+order) that Fortran can call (the MPI_Comm forms are left out: Fortran calls their
 _f twins, which take MPI_Fint). Run it after changing hpart.h; the option and result structs
 (hpart_c_types.f90) and the wrappers (module hpart) are written by hand.
 
@@ -70,9 +71,23 @@ def interface(ret, fn, args, structs):
     return '\n'.join(lines)
 
 
+def read_header(include, name):
+    """The text of include/NAME with each of its `#include "hpart/..."` lines replaced by that
+    header's text (once each), so the prototypes come in hpart.h's order wherever they live."""
+    seen = set()
+
+    def expand(rel):
+        if rel in seen:
+            return ''
+        seen.add(rel)
+        text = open(os.path.join(include, rel)).read()
+        return re.sub(r'^#include "(hpart/[^"]+)"$', lambda m: expand(m.group(1)), text, flags=re.M)
+    return expand(name)
+
+
 def main():
     src = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..')
-    header = open(os.path.join(src, 'include', 'hpart', 'hpart.h')).read()
+    header = read_header(os.path.join(src, 'include'), 'hpart/hpart.h')
     header = re.sub(r'/\*.*?\*/', '', header, flags=re.S)
     structs = set(re.findall(r'typedef struct (hpart_\w+) \{', header))
     groups = {'hpart_c': [], 'hpart_c_map': []}

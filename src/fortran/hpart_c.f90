@@ -141,9 +141,17 @@ module hpart_c
       import
       type(hpart_grid_options), intent(inout) :: opts
     end function
+    integer(c_int) function hpartc_hier_grid_options_init(opts) bind(C, name="hpart_hier_grid_options_init")
+      import
+      type(hpart_hier_grid_options), intent(inout) :: opts
+    end function
     integer(c_int) function hpartc_graph_options_init(opts) bind(C, name="hpart_graph_options_init")
       import
       type(hpart_graph_options), intent(inout) :: opts
+    end function
+    integer(c_int) function hpartc_hier_graph_options_init(opts) bind(C, name="hpart_hier_graph_options_init")
+      import
+      type(hpart_hier_graph_options), intent(inout) :: opts
     end function
     integer(c_int) function hpartc_graph_repart_options_init(opts) bind(C, name="hpart_graph_repart_options_init")
       import
@@ -176,6 +184,14 @@ module hpart_c
       type(hpart_grid_options), intent(in) :: opts
       type(c_ptr), intent(out) :: out
     end function
+    integer(c_int) function hpartc_partition_grid_hierarchical_f(comm, grid, opts, out) bind(C, &
+      name="hpart_partition_grid_hierarchical_f")
+      import
+      integer(c_int), value :: comm
+      type(c_ptr), value :: grid
+      type(hpart_hier_grid_options), intent(in) :: opts
+      type(c_ptr), intent(out) :: out
+    end function
     integer(c_int) function hpartc_repartition_grid_f(comm, grid, previous, parts, imbalance, &
       out) bind(C, name="hpart_repartition_grid_f")
       import
@@ -191,6 +207,14 @@ module hpart_c
       integer(c_int), value :: comm
       type(c_ptr), value :: graph
       type(hpart_graph_options), intent(in) :: opts
+      type(c_ptr), intent(out) :: out
+    end function
+    integer(c_int) function hpartc_partition_graph_hierarchical_f(comm, graph, opts, out) bind(C, &
+      name="hpart_partition_graph_hierarchical_f")
+      import
+      integer(c_int), value :: comm
+      type(c_ptr), value :: graph
+      type(hpart_hier_graph_options), intent(in) :: opts
       type(c_ptr), intent(out) :: out
     end function
     integer(c_int) function hpartc_repartition_graph_f(comm, graph, current, opts, out) bind(C, &

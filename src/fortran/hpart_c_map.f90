@@ -62,6 +62,12 @@ module hpart_c_map
       type(c_ptr), value :: map, x
       integer(c_int), intent(out) :: rank
     end function
+    integer(c_int) function hpartc_map_rank_of_id(map, x, id, rank) bind(C, name="hpart_map_rank_of_id")
+      import
+      type(c_ptr), value :: map, x
+      integer(c_int64_t), value :: id
+      integer(c_int), intent(out) :: rank
+    end function
     integer(c_int) function hpartc_map_rank_of_part(map, part, rank) bind(C, name="hpart_map_rank_of_part")
       import
       type(c_ptr), value :: map

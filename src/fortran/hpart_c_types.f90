@@ -14,6 +14,8 @@ module hpart_c_types
     HPART_GRID_UNIFORM = 3
   integer(c_int), parameter :: HPART_GRAPH_MULTILEVEL = 0, HPART_GRAPH_METIS = 1, &
     HPART_GRAPH_GEOMETRIC_REFINE = 2
+  integer(c_int), parameter :: HPART_NODE_CUT_STAIRCASE = 0, HPART_NODE_CUT_BOXES = 1, &
+    HPART_NODE_CUT_GRAPH = 2
   integer(c_int), parameter :: HPART_PRESET_FAST = 0, HPART_PRESET_STANDARD = 1, HPART_PRESET_STRONG = 2
   integer(c_int), parameter :: HPART_REBALANCE_NONE = 0, HPART_REBALANCE_SCRATCH = 1, &
     HPART_REBALANCE_SHIFT = 2, HPART_REBALANCE_DIFFUSION = 3
@@ -39,12 +41,25 @@ module hpart_c_types
     integer(c_int) :: shape(3)
     type(c_ptr) :: target_sizes = c_null_ptr
   end type
+  type, bind(C) :: hpart_hier_grid_options
+    integer(c_size_t) :: size = 0
+    integer(c_int) :: parts, node_cut, node_method, rank_method
+    real(c_double) :: imbalance
+    type(c_ptr) :: topology = c_null_ptr
+  end type
   type, bind(C) :: hpart_graph_options
     integer(c_size_t) :: size = 0
     integer(c_int) :: parts, method
     real(c_double) :: imbalance
     integer(c_int) :: seed
     type(c_ptr) :: target_sizes = c_null_ptr
+  end type
+  type, bind(C) :: hpart_hier_graph_options
+    integer(c_size_t) :: size = 0
+    integer(c_int) :: parts, node_method, rank_method
+    real(c_double) :: imbalance
+    integer(c_int) :: seed
+    type(c_ptr) :: topology = c_null_ptr
   end type
   type, bind(C) :: hpart_graph_repart_options
     integer(c_size_t) :: size = 0
