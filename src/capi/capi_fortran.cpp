@@ -76,6 +76,10 @@ hpart_status hpart_migration_create_f(MPI_Fint comm, const int32_t* parts, int64
                                       const int32_t* owner_of_part, const int64_t* ids, hpart_migration** out) {
   return HPART_F(hpart_migration_create, parts, n, num_parts, owner_of_part, ids, out);
 }
+hpart_status hpart_migration_create_i64_f(MPI_Fint comm, const int64_t* parts, int64_t n, int num_parts,
+                                          const int32_t* owner_of_part, const int64_t* ids, hpart_migration** out) {
+  return HPART_F(hpart_migration_create_i64, parts, n, num_parts, owner_of_part, ids, out);
+}
 hpart_status hpart_migration_from_partition_f(MPI_Fint comm, const hpart_partition* p, const int64_t* ids,
                                               hpart_migration** out) {
   return HPART_F(hpart_migration_from_partition, p, ids, out);
@@ -100,6 +104,20 @@ hpart_status hpart_read_points_h5_f(MPI_Fint comm, const char* path, hpart_point
 }
 hpart_status hpart_read_graph_metis_f(MPI_Fint comm, const char* path, hpart_graph** out) {
   return HPART_F(hpart_read_graph_metis, path, out);
+}
+hpart_status hpart_read_graph_matrix_market_f(MPI_Fint comm, const char* path, hpart_graph** out) {
+  return HPART_F(hpart_read_graph_matrix_market, path, out);
+}
+hpart_status hpart_read_graph_chaco_f(MPI_Fint comm, const char* path, hpart_graph** out) {
+  return HPART_F(hpart_read_graph_chaco, path, out);
+}
+hpart_status hpart_write_partition_h5_f(MPI_Fint comm, const char* path, const hpart_partition* p, const int64_t* ids,
+                                        const hpart_points* points) {
+  return HPART_F(hpart_write_partition_h5, path, p, ids, points);
+}
+hpart_status hpart_read_parts_h5_f(MPI_Fint comm, const char* path, const char* dataset, int32_t* parts,
+                                   int64_t capacity, int64_t* n) {
+  return HPART_F(hpart_read_parts_h5, path, dataset, parts, capacity, n);
 }
 hpart_status hpart_write_parts_text_f(MPI_Fint comm, const char* path, const int32_t* parts, int64_t n) {
   return HPART_F(hpart_write_parts_text, path, parts, n);

@@ -394,6 +394,16 @@ module hpart_c
       type(c_ptr), value :: owner_of_part, ids
       type(c_ptr), intent(out) :: out
     end function
+    integer(c_int) function hpartc_migration_create_i64_f(comm, parts, n, num_parts, owner_of_part, &
+      ids, out) bind(C, name="hpart_migration_create_i64_f")
+      import
+      integer(c_int), value :: comm
+      type(c_ptr), value :: parts
+      integer(c_int64_t), value :: n
+      integer(c_int), value :: num_parts
+      type(c_ptr), value :: owner_of_part, ids
+      type(c_ptr), intent(out) :: out
+    end function
     integer(c_int) function hpartc_migration_from_partition_f(comm, p, ids, out) bind(C, &
       name="hpart_migration_from_partition_f")
       import
@@ -464,6 +474,19 @@ module hpart_c
       character(kind=c_char), intent(in) :: path(*)
       type(c_ptr), intent(out) :: out
     end function
+    integer(c_int) function hpartc_read_graph_matrix_market_f(comm, path, out) bind(C, &
+      name="hpart_read_graph_matrix_market_f")
+      import
+      integer(c_int), value :: comm
+      character(kind=c_char), intent(in) :: path(*)
+      type(c_ptr), intent(out) :: out
+    end function
+    integer(c_int) function hpartc_read_graph_chaco_f(comm, path, out) bind(C, name="hpart_read_graph_chaco_f")
+      import
+      integer(c_int), value :: comm
+      character(kind=c_char), intent(in) :: path(*)
+      type(c_ptr), intent(out) :: out
+    end function
     integer(c_int) function hpartc_write_parts_text_f(comm, path, parts, n) bind(C, &
       name="hpart_write_parts_text_f")
       import
@@ -471,6 +494,23 @@ module hpart_c
       character(kind=c_char), intent(in) :: path(*)
       type(c_ptr), value :: parts
       integer(c_int64_t), value :: n
+    end function
+    integer(c_int) function hpartc_write_partition_h5_f(comm, path, p, ids, points) bind(C, &
+      name="hpart_write_partition_h5_f")
+      import
+      integer(c_int), value :: comm
+      character(kind=c_char), intent(in) :: path(*)
+      type(c_ptr), value :: p, ids, points
+    end function
+    integer(c_int) function hpartc_read_parts_h5_f(comm, path, dataset, parts, capacity, n) bind(C, &
+      name="hpart_read_parts_h5_f")
+      import
+      integer(c_int), value :: comm
+      character(kind=c_char), intent(in) :: path(*)
+      character(kind=c_char), intent(in) :: dataset(*)
+      type(c_ptr), value :: parts
+      integer(c_int64_t), value :: capacity
+      integer(c_int64_t), intent(out) :: n
     end function
   end interface
 end module hpart_c

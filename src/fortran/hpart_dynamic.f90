@@ -215,15 +215,17 @@ contains
   end subroutine
 
   ! ---- Migration plans
-  subroutine migration_create_i32(comm, parts, num_parts, plan, owner_of_part, ids, stat, errmsg)
+  ! The checks of both widths' plans, agreed over comm: po and pi are owner_of_part's and ids'
+  ! addresses (or c_null_ptr); ok is false (and stat/errmsg set) when a check failed.
+  subroutine migration_args(comm, n, num_parts, owner_of_part, ids, po, pi, ok, stat, errmsg)
     integer, intent(in) :: comm, num_parts
-    integer(c_int32_t), intent(in), target, contiguous :: parts(:)
-    type(hpart_migration), intent(out) :: plan
+    integer(c_int64_t), intent(in) :: n
     integer(c_int32_t), intent(in), target, contiguous, optional :: owner_of_part(:)
     integer(c_int64_t), intent(in), target, contiguous, optional :: ids(:)
+    type(c_ptr), intent(out) :: po, pi
+    logical, intent(out) :: ok
     integer, intent(out), optional :: stat
     character(*), intent(inout), optional :: errmsg
-    type(c_ptr) :: po, pi
     integer(c_int) :: code
     character(:), allocatable :: msg
     po = c_null_ptr
@@ -237,30 +239,46 @@ contains
       msg = 'hpart_migration_create: owner_of_part: num_parts values'
     end if
     if (present(ids) .and. code == HPART_OK) then
-      if (size(ids) /= size(parts)) code = HPART_ERR_SIZE_MISMATCH
+      if (size(ids, kind=c_int64_t) /= n) code = HPART_ERR_SIZE_MISMATCH
       msg = 'hpart_migration_create: ids: one per local object'
     end if
     call agree(comm, code, msg)
-    if (code /= HPART_OK) then
-      call fail(code, msg, stat, errmsg)
-      return
-    end if
-    plan%comm = comm
-    call finish(hpartc_migration_create_f(int(comm, c_int), c_addr(parts), size(parts, kind=c_int64_t), &
-                                          int(num_parts, c_int), po, pi, plan%h), stat, errmsg)
+    ok = code == HPART_OK
+    if (.not. ok) call fail(code, msg, stat, errmsg)
   end subroutine
-  ! 64-bit part ids are narrowed here (ids outside 32 bits become -1: refused as out of range).
-  subroutine migration_create_i64(comm, parts, num_parts, plan, owner_of_part, ids, stat, errmsg)
+  subroutine migration_create_i32(comm, parts, num_parts, plan, owner_of_part, ids, stat, errmsg)
     integer, intent(in) :: comm, num_parts
-    integer(c_int64_t), intent(in), contiguous :: parts(:)
+    integer(c_int32_t), intent(in), target, contiguous :: parts(:)
     type(hpart_migration), intent(out) :: plan
     integer(c_int32_t), intent(in), target, contiguous, optional :: owner_of_part(:)
     integer(c_int64_t), intent(in), target, contiguous, optional :: ids(:)
     integer, intent(out), optional :: stat
     character(*), intent(inout), optional :: errmsg
-    integer(c_int32_t), allocatable :: narrow(:)
-    narrow = int(merge(parts, -1_c_int64_t, abs(parts) <= huge(0_c_int32_t)), c_int32_t)
-    call migration_create_i32(comm, narrow, num_parts, plan, owner_of_part, ids, stat, errmsg)
+    type(c_ptr) :: po, pi
+    logical :: ok
+    call migration_args(comm, size(parts, kind=c_int64_t), num_parts, owner_of_part, ids, po, pi, ok, stat, errmsg)
+    if (.not. ok) return
+    plan%comm = comm
+    call finish(hpartc_migration_create_f(int(comm, c_int), c_addr(parts), size(parts, kind=c_int64_t), &
+                                          int(num_parts, c_int), po, pi, plan%h), stat, errmsg)
+  end subroutine
+  ! 64-bit part ids go to the C API's _i64 form (which checks each fits a part id), not narrowed
+  ! here.
+  subroutine migration_create_i64(comm, parts, num_parts, plan, owner_of_part, ids, stat, errmsg)
+    integer, intent(in) :: comm, num_parts
+    integer(c_int64_t), intent(in), target, contiguous :: parts(:)
+    type(hpart_migration), intent(out) :: plan
+    integer(c_int32_t), intent(in), target, contiguous, optional :: owner_of_part(:)
+    integer(c_int64_t), intent(in), target, contiguous, optional :: ids(:)
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: po, pi
+    logical :: ok
+    call migration_args(comm, size(parts, kind=c_int64_t), num_parts, owner_of_part, ids, po, pi, ok, stat, errmsg)
+    if (.not. ok) return
+    plan%comm = comm
+    call finish(hpartc_migration_create_i64_f(int(comm, c_int), c_addr(parts), size(parts, kind=c_int64_t), &
+                                              int(num_parts, c_int), po, pi, plan%h), stat, errmsg)
   end subroutine
   subroutine migration_create_i32_t(comm, parts, num_parts, plan, owner_of_part, ids, stat, errmsg)
     type(MPI_Comm), intent(in) :: comm
@@ -275,7 +293,7 @@ contains
   end subroutine
   subroutine migration_create_i64_t(comm, parts, num_parts, plan, owner_of_part, ids, stat, errmsg)
     type(MPI_Comm), intent(in) :: comm
-    integer(c_int64_t), intent(in), contiguous :: parts(:)
+    integer(c_int64_t), intent(in), target, contiguous :: parts(:)
     integer, intent(in) :: num_parts
     type(hpart_migration), intent(out) :: plan
     integer(c_int32_t), intent(in), target, contiguous, optional :: owner_of_part(:)

@@ -15,7 +15,8 @@ module hpart_partitioners
     hpart_rebalance_options_init
   public :: hpart_partition_points, hpart_partition_points_hierarchical, hpart_partition_grid, &
     hpart_repartition_grid, hpart_evaluate_partition, hpart_read_points_text, hpart_read_points_h5, &
-    hpart_read_graph_metis, hpart_write_parts_text
+    hpart_read_graph_metis, hpart_read_graph_matrix_market, hpart_read_graph_chaco, hpart_write_parts_text, &
+    hpart_write_partition_h5, hpart_read_parts_h5
 
   interface hpart_partition_points
     module procedure partition_points_i, partition_points_t
@@ -43,6 +44,18 @@ module hpart_partitioners
   end interface
   interface hpart_write_parts_text
     module procedure write_parts_text_i, write_parts_text_t
+  end interface
+  interface hpart_read_graph_matrix_market
+    module procedure read_graph_mm_i, read_graph_mm_t
+  end interface
+  interface hpart_read_graph_chaco
+    module procedure read_graph_chaco_i, read_graph_chaco_t
+  end interface
+  interface hpart_write_partition_h5
+    module procedure write_partition_h5_i, write_partition_h5_t
+  end interface
+  interface hpart_read_parts_h5
+    module procedure read_parts_h5_i, read_parts_h5_t
   end interface
 
 contains
@@ -293,5 +306,100 @@ contains
     integer, intent(out), optional :: stat
     character(*), intent(inout), optional :: errmsg
     call write_parts_text_i(comm%MPI_VAL, path, parts, stat, errmsg)
+  end subroutine
+
+  ! A MatrixMarket coordinate file (a square matrix's pattern) or a Chaco file, as graphs; rank r
+  ! gets a block of vertices.
+  subroutine read_graph_mm_i(comm, path, graph, stat, errmsg)
+    integer, intent(in) :: comm
+    character(*), intent(in) :: path
+    type(hpart_graph), intent(out) :: graph
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call finish(hpartc_read_graph_matrix_market_f(int(comm, c_int), c_string(path), graph%h), stat, errmsg)
+  end subroutine
+  subroutine read_graph_mm_t(comm, path, graph, stat, errmsg)
+    type(MPI_Comm), intent(in) :: comm
+    character(*), intent(in) :: path
+    type(hpart_graph), intent(out) :: graph
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call read_graph_mm_i(comm%MPI_VAL, path, graph, stat, errmsg)
+  end subroutine
+  subroutine read_graph_chaco_i(comm, path, graph, stat, errmsg)
+    integer, intent(in) :: comm
+    character(*), intent(in) :: path
+    type(hpart_graph), intent(out) :: graph
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call finish(hpartc_read_graph_chaco_f(int(comm, c_int), c_string(path), graph%h), stat, errmsg)
+  end subroutine
+  subroutine read_graph_chaco_t(comm, path, graph, stat, errmsg)
+    type(MPI_Comm), intent(in) :: comm
+    character(*), intent(in) :: path
+    type(hpart_graph), intent(out) :: graph
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call read_graph_chaco_i(comm%MPI_VAL, path, graph, stat, errmsg)
+  end subroutine
+
+  ! HDF5 partition file (hpart_write_partition_h5): ids (one per local object) and points (as
+  ! many) are optional, points given on every rank or on none.
+  subroutine write_partition_h5_i(comm, path, p, ids, points, stat, errmsg)
+    integer, intent(in) :: comm
+    character(*), intent(in) :: path
+    type(hpart_partition), intent(in) :: p
+    integer(c_int64_t), intent(in), target, contiguous, optional :: ids(:)
+    type(hpart_points), intent(in), optional :: points
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: pi, pp
+    pi = c_null_ptr
+    pp = c_null_ptr
+    if (present(ids)) pi = c_addr(ids)
+    if (present(points)) pp = points%h
+    call finish(hpartc_write_partition_h5_f(int(comm, c_int), c_string(path), p%h, pi, pp), stat, errmsg)
+  end subroutine
+  subroutine write_partition_h5_t(comm, path, p, ids, points, stat, errmsg)
+    type(MPI_Comm), intent(in) :: comm
+    character(*), intent(in) :: path
+    type(hpart_partition), intent(in) :: p
+    integer(c_int64_t), intent(in), target, contiguous, optional :: ids(:)
+    type(hpart_points), intent(in), optional :: points
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call write_partition_h5_i(comm%MPI_VAL, path, p, ids, points, stat, errmsg)
+  end subroutine
+
+  ! This rank's block of a 1D integer dataset (default /parts), allocated here. The C call is
+  ! made twice (the count, then the values), so the file is read twice.
+  subroutine read_parts_h5_i(comm, path, parts, dataset, stat, errmsg)
+    integer, intent(in) :: comm
+    character(*), intent(in) :: path
+    integer(c_int32_t), allocatable, target, intent(out) :: parts(:)
+    character(*), intent(in), optional :: dataset
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    integer(c_int64_t) :: n
+    character(kind=c_char, len=:), allocatable :: ds
+    integer(c_int) :: code
+    ds = c_string('')
+    if (present(dataset)) ds = c_string(dataset)
+    code = hpartc_read_parts_h5_f(int(comm, c_int), c_string(path), ds, c_null_ptr, 0_c_int64_t, n)
+    if (code /= HPART_OK) then
+      call finish(code, stat, errmsg)
+      return
+    end if
+    allocate(parts(n))
+    call finish(hpartc_read_parts_h5_f(int(comm, c_int), c_string(path), ds, c_addr(parts), n, n), stat, errmsg)
+  end subroutine
+  subroutine read_parts_h5_t(comm, path, parts, dataset, stat, errmsg)
+    type(MPI_Comm), intent(in) :: comm
+    character(*), intent(in) :: path
+    integer(c_int32_t), allocatable, target, intent(out) :: parts(:)
+    character(*), intent(in), optional :: dataset
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call read_parts_h5_i(comm%MPI_VAL, path, parts, dataset, stat, errmsg)
   end subroutine
 end module hpart_partitioners

@@ -202,6 +202,12 @@ static void handle_cases(void) {
   p64[9] = last() ? (int64_t)1 << 40 : 0;
   expect("migration_i64: part id beyond 2^31", hpart_migration_create_i64(MPI_COMM_WORLD, p64, 64, 3, NULL, NULL, &m2),
          "parts[9]");
+  expect("migration_i64_f: part id beyond 2^31",
+         hpart_migration_create_i64_f(MPI_Comm_c2f(MPI_COMM_WORLD), p64, 64, 3, NULL, NULL, &m2), "parts[9]");
+  p64[9] = last() ? -2 : 0;
+  expect("migration_i64_f: negative part id",
+         hpart_migration_create_i64_f(MPI_Comm_c2f(MPI_COMM_WORLD), p64, 64, 3, NULL, NULL, &m2), "parts[9]");
+  CHECK(m2 == NULL);
   expect("migration from a NULL partition", hpart_migration_from_partition(MPI_COMM_WORLD, NULL, NULL, &m2), "p is NULL");
   OK(hpart_migration_free(&m));
   OK(hpart_rebalancer_free(&rb));
@@ -214,6 +220,56 @@ static void file_cases(void) {
   expect("missing points file", hpart_read_points_text(MPI_COMM_WORLD, "/nonexistent/capi.txt", 0, &p), "nonexistent");
   expect("path NULL", hpart_read_points_text(MPI_COMM_WORLD, last() ? NULL : "x.txt", 0, &p), "path is NULL");
   expect("missing graph file", hpart_read_graph_metis(MPI_COMM_WORLD, "/nonexistent/capi.graph", &g), "nonexistent");
+  expect("missing MatrixMarket file", hpart_read_graph_matrix_market(MPI_COMM_WORLD, "/nonexistent/capi.mtx", &g),
+         "nonexistent");
+  expect("missing Chaco file", hpart_read_graph_chaco(MPI_COMM_WORLD, "/nonexistent/capi.chaco", &g), "nonexistent");
+  expect("MatrixMarket path NULL", hpart_read_graph_matrix_market(MPI_COMM_WORLD, last() ? NULL : "x.mtx", &g),
+         "path is NULL");
+  expect("Chaco out NULL (_f)",
+         hpart_read_graph_chaco_f(MPI_Comm_c2f(MPI_COMM_WORLD), "x.chaco", last() ? NULL : &g), "out is NULL");
+  char mtx[64];
+  snprintf(mtx, sizeof mtx, "capi_bad_np%d.mtx", test_size());
+  if (test_rank() == 0) {
+    FILE* f = fopen(mtx, "w");
+    CHECK(f != NULL);
+    fprintf(f, "%%%%MatrixMarket matrix coordinate pattern general\n3 4 1\n1 2\n"); /* not square */
+    fclose(f);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  expect("non-square MatrixMarket matrix", hpart_read_graph_matrix_market(MPI_COMM_WORLD, mtx, &g), NULL);
+  CHECK(g == NULL);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (test_rank() == 0) remove(mtx);
+
+  /* HDF5 partition files. */
+  hpart_points* pts = make_points();
+  hpart_point_options o;
+  OK(hpart_point_options_init(&o));
+  o.parts = 3;
+  hpart_partition* part = NULL;
+  OK(hpart_partition_points(MPI_COMM_WORLD, pts, &o, &part));
+  char h5[64];
+  snprintf(h5, sizeof h5, "capi_bad_np%d.h5", test_size());
+  expect("write_partition_h5: p NULL", hpart_write_partition_h5(MPI_COMM_WORLD, h5, last() ? NULL : part, NULL, NULL),
+         "p is NULL");
+  expect("write_partition_h5: points of another kind",
+         hpart_write_partition_h5(MPI_COMM_WORLD, h5, part, NULL, last() ? (const hpart_points*)part : NULL),
+         "not an hpart_points");
+  expect("write_partition_h5: points on some ranks only",
+         hpart_write_partition_h5(MPI_COMM_WORLD, h5, part, NULL, last() ? NULL : pts), "points");
+  expect("write_partition_h5_f: path NULL",
+         hpart_write_partition_h5_f(MPI_Comm_c2f(MPI_COMM_WORLD), last() ? NULL : h5, part, NULL, NULL), "path is NULL");
+  int32_t got[64];
+  int64_t count = 0;
+  expect("read_parts_h5: missing file", hpart_read_parts_h5(MPI_COMM_WORLD, "/nonexistent/capi.h5", NULL, got, 64, &count),
+         "nonexistent");
+  expect("read_parts_h5: negative capacity", hpart_read_parts_h5(MPI_COMM_WORLD, h5, NULL, got, last() ? -1 : 64, &count),
+         "parts");
+  expect("read_parts_h5_f: n NULL",
+         hpart_read_parts_h5_f(MPI_Comm_c2f(MPI_COMM_WORLD), h5, NULL, got, 64, last() ? NULL : &count), "n is NULL");
+  OK(hpart_partition_free(&part));
+  OK(hpart_points_free(&pts));
+
   hpart_map* m = NULL;
   expect("missing map file (local, every rank)", hpart_map_load("/nonexistent/capi.map", &m), NULL);
 }

@@ -3,7 +3,8 @@
 ! balance it reports; a repartition after a weight change counts what it moved; a grid
 ! partition locates every local cell in the part and the box it gave it, also after moving a
 ! blocks partition's planes; the geometric method on vertex coordinates; a METIS file and a point file read,
-! and parts written, through the file wrappers.
+! and parts written, through the file wrappers; the same ring as MatrixMarket and Chaco files; an
+! HDF5 partition file written and its parts read back; a migration plan from 64-bit part ids.
 program f_graph
   use, intrinsic :: iso_c_binding
   use mpi
@@ -264,8 +265,81 @@ contains
       close (u)
       call check(lines == 12, 'the part file has one line per vertex')
     end if
+    call check_other_formats(tag, rp, rparts)
+    call check_migration_i64(rparts)
     call hpart_points_free(pts)
     call hpart_partition_free(rp)
     call hpart_graph_free(ring)
+  end subroutine
+
+  ! The ring of check_files as MatrixMarket (symmetric, lower triangle) and Chaco files: 12
+  ! vertices over the ranks, a cut of 3 to 6 edges in 3 parts. The ring's partition rp written as
+  ! HDF5 and read back: as many parts and the same sum over the ranks (read_parts_h5's row
+  ! blocks need not be the graph reader's vertex blocks).
+  subroutine check_other_formats(tag, rp, rparts)
+    character(*), intent(in) :: tag
+    type(hpart_partition), intent(in) :: rp
+    integer(c_int32_t), intent(in) :: rparts(:)
+    type(hpart_graph) :: g
+    type(hpart_partition) :: gp
+    type(hpart_metrics) :: gm2
+    integer(c_int32_t), allocatable :: back(:)
+    integer(c_int64_t) :: n, total, mine(2), got(2), want(2)
+    integer :: u, i, f
+    if (rank == 0) then
+      open (newunit=u, file=trim(tag) // '.mtx', status='replace', action='write')
+      write (u, '(a)') '%%MatrixMarket matrix coordinate pattern symmetric', '12 12 12'
+      write (u, '(i0, 1x, i0)') 12, 1
+      do i = 2, 12
+        write (u, '(i0, 1x, i0)') i, i - 1
+      end do
+      close (u)
+      open (newunit=u, file=trim(tag) // '.chaco', status='replace', action='write')
+      write (u, '(a)') '12 12'
+      do i = 1, 12
+        write (u, '(i0, 1x, i0)') modulo(i - 2, 12) + 1, modulo(i, 12) + 1
+      end do
+      close (u)
+    end if
+    call MPI_Barrier(MPI_COMM_WORLD, ierr)
+    do f = 1, 2
+      if (f == 1) call hpart_read_graph_matrix_market(MPI_COMM_WORLD, trim(tag) // '.mtx', g)
+      if (f == 2) call hpart_read_graph_chaco(MPI_COMM_WORLD, trim(tag) // '.chaco', g)
+      call hpart_graph_local_vertices(g, n)
+      call MPI_Allreduce(n, total, 1, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD, ierr)
+      call check(total == 12, 'the MatrixMarket and Chaco rings have 12 vertices over the ranks')
+      call hpart_partition_graph(MPI_COMM_WORLD, g, opts, gp)
+      call hpart_partition_metrics(gp, gm2)
+      call check(gm2%edge_cut >= 3 .and. gm2%edge_cut <= 6, 'the MatrixMarket and Chaco rings cut 3 to 6 edges')
+      call hpart_partition_free(gp)
+      call hpart_graph_free(g)
+    end do
+    call hpart_write_partition_h5(MPI_COMM_WORLD, trim(tag) // '.h5', rp)
+    call hpart_read_parts_h5(MPI_COMM_WORLD, trim(tag) // '.h5', back)
+    mine = [size(back, kind=c_int64_t), sum(int(back, c_int64_t))]
+    call MPI_Allreduce(mine, got, 2, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD, ierr)
+    mine = [size(rparts, kind=c_int64_t), sum(int(rparts, c_int64_t))]
+    call MPI_Allreduce(mine, want, 2, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call check(got(1) == 12 .and. all(got == want), 'the HDF5 part file reads back the ring''s parts')
+  end subroutine
+
+  ! A plan from 64-bit part ids (hpart_migration_create_i64_f, no narrowing in Fortran) sends
+  ! each vertex where the 32-bit plan does.
+  subroutine check_migration_i64(rparts)
+    integer(c_int32_t), intent(in) :: rparts(:)
+    type(hpart_migration) :: a, b
+    integer(c_int64_t) :: na, nb
+    integer(c_int32_t), allocatable :: da(:), db(:)
+    call hpart_migration_create(MPI_COMM_WORLD, rparts, 3, a)
+    call hpart_migration_create(MPI_COMM_WORLD, int(rparts, c_int64_t), 3, b)
+    call hpart_migration_num_imports(a, na)
+    call hpart_migration_num_imports(b, nb)
+    call check(na == nb, 'the 64-bit plan imports as many')
+    allocate (da(nb), db(nb))
+    call hpart_migration_move(a, rparts, da)
+    call hpart_migration_move(b, rparts, db)
+    call check(all(da == db), 'the 64-bit plan moves the same records')
+    call hpart_migration_free(a)
+    call hpart_migration_free(b)
   end subroutine
 end program f_graph

@@ -22,6 +22,8 @@ hpart_status hpart_migration_create_i64(MPI_Comm comm, const int64_t* parts, int
                                         hpart_migration** out);
 hpart_status hpart_migration_create_f(MPI_Fint comm, const int32_t* parts, int64_t n, int num_parts,
                                       const int32_t* owner_of_part, const int64_t* ids, hpart_migration** out);
+hpart_status hpart_migration_create_i64_f(MPI_Fint comm, const int64_t* parts, int64_t n, int num_parts,
+                                          const int32_t* owner_of_part, const int64_t* ids, hpart_migration** out);
 /* The plan of a partition of the local objects (its parts and hpart_partition_owners). */
 hpart_status hpart_migration_from_partition(MPI_Comm comm, const hpart_partition* p, const int64_t* ids,
                                             hpart_migration** out);
