@@ -48,8 +48,9 @@ docs/from_parmetis_zoltan.md); `pkg-config --cflags --libs hpart` (or hpart-fort
 hpart-parmetis) or CMake find_package(hpart) give the link line (docs/install.md). Point and box
 assign (which part owns a coordinate, with no communication): docs/assign.md.
 
-Exit codes: 0 success, 1 bad command line, 2 bad input or failed I/O (the message says which
-line or value), 3 internal error. Bad input on any rank is the same error on every rank, never a
+Exit codes: 0 success, 1 bad command line, 2 bad input, failed I/O (the message says which
+line or value) or a feature this build lacks (METIS, HDF5, PNG: the message says which), 3
+internal error. Bad input on any rank is the same error on every rank, never a
 hang: arguments that must agree across ranks are compared first, and memory a run would need (from
 the parts, the points per rank, a file's declared size) is checked before it is allocated against
 what each rank may use: the node's available memory shared by its ranks, or HPART_MEMORY_LIMIT
@@ -172,6 +173,7 @@ int main(int argc, char** argv) {
       status = run(argc, argv, comm);
     } catch (const hpart::Error& e) {
       if (comm.rank() == 0) std::fprintf(stderr, "hpart: error: %s\n", e.what());
+      // unsupported (a dependency this build lacks) is bad input for this build: 2, with the rest.
       status = e.code() == hpart::ErrorCode::internal ? 3 : 2;
     }
   }

@@ -14,6 +14,8 @@ enum class ErrorCode : int {
   size_mismatch = 3,     // array lengths that disagree (weights vs points, ...)
   io = 4,                // unreadable, truncated or malformed file
   internal = 5,          // a broken invariant inside hpart: please report it
+  unsupported = 6,       // needs an optional dependency this build lacks (METIS, HDF5, PNG, ...):
+                         // the message names it and the -DHPART_WITH_X=ON that adds it
 };
 
 class Error : public std::runtime_error {

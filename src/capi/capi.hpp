@@ -62,7 +62,10 @@ hpart_status guard(F&& f) noexcept {
     f();
     return HPART_OK;
   } catch (const Error& e) {
-    return fail(static_cast<hpart_status>(e.code()), e.what());
+    // 1..5 are the same numbers on both sides (static_assert in capi_partition.cpp); unsupported
+    // is HPART_ERR_UNSUPPORTED, as 6 is the C side's HPART_ERR_MEMORY.
+    return fail(e.code() == ErrorCode::unsupported ? HPART_ERR_UNSUPPORTED : static_cast<hpart_status>(e.code()),
+                e.what());
   } catch (const CError& e) {
     return fail(e.status, e.message);
   } catch (const std::bad_alloc&) {

@@ -11,7 +11,7 @@ namespace hpart::detail {
 // -DHPART_WITH_METIS=ON". `dependency` is the option's suffix: METIS, HDF5, PNG or HWLOC.
 std::string built_without(const char* dependency, const std::string& what);
 
-// Throws Error(invalid_argument, built_without(dependency, what)) when `have` is false.
+// Throws Error(unsupported, built_without(dependency, what)) when `have` is false.
 void require_dependency(bool have, const char* dependency, const std::string& what);
 
 }  // namespace hpart::detail

@@ -34,7 +34,7 @@ std::string built_without(const char* dependency, const std::string& what) {
 }
 
 void require_dependency(bool have, const char* dependency, const std::string& what) {
-  if (!have) throw Error(ErrorCode::invalid_argument, built_without(dependency, what));
+  if (!have) throw Error(ErrorCode::unsupported, built_without(dependency, what));
 }
 
 }  // namespace detail

@@ -13,7 +13,7 @@ namespace hpart {
 namespace {
 
 [[noreturn]] void no_hdf5(const char* call) {
-  throw Error(ErrorCode::invalid_argument, detail::built_without("HDF5", call));
+  throw Error(ErrorCode::unsupported, detail::built_without("HDF5", call));
 }
 
 }  // namespace

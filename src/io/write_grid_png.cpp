@@ -29,7 +29,9 @@ void write_grid_partition_png(const Comm& comm, const std::string& path, const G
     message = detail::check_memory(static_cast<double>(max_side) * max_side * 7.0,
                                    "a picture of " + std::to_string(max_side) + " pixels a side", "use a smaller max_side");
   // Agreed with the arguments below: every rank throws the same error, before any drawing.
-  if (message.empty() && !HPART_HAVE_PNG) message = detail::built_without("PNG", "write_grid_partition_png");
+  // A missing PNG is its own code (unsupported); a bad argument found first wins, as before.
+  ErrorCode code = ErrorCode::invalid_argument;
+  if (message.empty() && !HPART_HAVE_PNG) message = detail::built_without("PNG", "write_grid_partition_png"), code = ErrorCode::unsupported;
   else if (!message.empty()) message = "write_grid_partition_png: " + message;
   detail::Replicated args;
   args.text("file path", path)
@@ -37,7 +39,7 @@ void write_grid_partition_png(const Comm& comm, const std::string& path, const G
       .value("grid dim", static_cast<long long>(grid.dim))
       .values("grid extent", std::span<const std::int64_t>(grid.extent))
       .value("num_parts", static_cast<long long>(p.num_parts));
-  detail::agree(comm, args, message.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, message);
+  detail::agree(comm, args, message.empty() ? ErrorCode::ok : code, message);
   if (comm.rank() == 0) {
     const std::int64_t nx = grid.extent[0], ny = grid.extent[1];
     const std::int64_t longest = std::max(nx, ny);

@@ -84,14 +84,16 @@ void write_partition_png(const Comm& comm, const std::string& path, const PointS
     message = detail::check_memory(static_cast<double>(max_side) * max_side * (comm.rank() == 0 ? 7.0 : 4.0),
                                    "a picture of " + std::to_string(max_side) + " pixels a side", "use a smaller max_side");
   // Agreed with the arguments below: every rank throws the same error, before any drawing.
-  if (message.empty() && !HPART_HAVE_PNG) message = detail::built_without("PNG", "write_partition_png");
+  // A missing PNG is its own code (unsupported); a bad argument found first wins, as before.
+  ErrorCode code = ErrorCode::invalid_argument;
+  if (message.empty() && !HPART_HAVE_PNG) message = detail::built_without("PNG", "write_partition_png"), code = ErrorCode::unsupported;
   else if (!message.empty()) message = "write_partition_png: " + message;
   detail::Replicated args;
   args.text("file path", path)
       .value("num_parts", static_cast<long long>(num_parts))
       .value("max_side", static_cast<long long>(max_side))
       .value("dim", static_cast<long long>(points.dim));
-  detail::agree(comm, args, message.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, message);
+  detail::agree(comm, args, message.empty() ? ErrorCode::ok : code, message);
 
   const View v = make_view(comm, points, max_side);
   long long local = static_cast<long long>(points.size()), total = 0;

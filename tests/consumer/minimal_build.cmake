@@ -5,8 +5,9 @@
 # its cores with the rest of the suite), then checks that
 #   - libhpart.so needs none of the four (readelf), and hpart --version says so;
 #   - points partition at np 2;
-#   - a graph partition, an HDF5 file and a PNG picture each fail at np 2 with a nonzero exit and
-#     the "built without" message printed once (rank 0), never a hang.
+#   - a graph partition, an HDF5 file and a PNG picture each fail at np 2 with exit 2 (the CLI's
+#     code for hpart::ErrorCode::unsupported, as for bad input) and the "built without" message
+#     printed once (rank 0), never a hang.
 function(run_checked what)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -60,8 +61,8 @@ function(expect_without dep)
   set(expect "hpart was built without ${dep}")
   string(FIND "${all}" "${expect}" first)
   string(FIND "${all}" "${expect}" last REVERSE)
-  if(rc EQUAL 0 OR NOT rc MATCHES "^[0-9]+$" OR first EQUAL -1 OR NOT first EQUAL last)
-    message(FATAL_ERROR "hpart ${ARGN}: expected a nonzero exit and '${expect}' once, got exit '${rc}':\n${all}")
+  if(NOT rc STREQUAL "2" OR first EQUAL -1 OR NOT first EQUAL last)
+    message(FATAL_ERROR "hpart ${ARGN}: expected exit 2 (ErrorCode::unsupported, as bad input) and '${expect}' once, got exit '${rc}':\n${all}")
   endif()
   if(NOT all MATCHES "reconfigure with -DHPART_WITH_${dep}=ON")
     message(FATAL_ERROR "the message does not say how to get ${dep}:\n${all}")

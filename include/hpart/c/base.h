@@ -14,7 +14,8 @@ extern "C" {
 
 /* ---- Status codes and messages ---------------------------------------------------------- */
 
-/* 1..5 are hpart::ErrorCode's values, one to one; the others arise at this boundary. */
+/* 1..5 are hpart::ErrorCode's values, one to one; hpart::ErrorCode::unsupported (a dependency
+ * this build lacks) is HPART_ERR_UNSUPPORTED; the others arise at this boundary. */
 typedef enum hpart_status {
   HPART_OK = 0,
   HPART_ERR_INVALID_ARGUMENT = 1, /* an argument outside its range, a NULL pointer, a bad handle */
