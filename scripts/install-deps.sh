@@ -12,6 +12,8 @@ packages=(
   libgtest-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libpng-dev
   libhwloc-dev                                         # NUMA domains in detect_topology (optional)
+  gfortran                                             # the Fortran module and its tests (optional)
+  libscotchparmetis-dev                                # PT-Scotch's ParMETIS layer: baseline of scripts/bench_parmetis.py only
   clang libclang-rt-14-dev                             # libFuzzer for tests/fuzz (optional; skipped without)
 )
 missing=()
