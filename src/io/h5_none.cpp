@@ -3,7 +3,6 @@
 // before any communication, and whether HDF5 is there is a compile-time fact, so no rank is left
 // waiting. Compiled instead of read_h5.cpp, write_h5.cpp and h5_file.cpp (src/io/CMakeLists.txt).
 #include <string>
-#include <utility>
 
 #include "core/features.hpp"
 #include "hpart/error.hpp"
@@ -21,21 +20,6 @@ namespace {
 PointFile read_points_h5(const Comm&, const std::string&) { no_hdf5("read_points_h5"); }
 
 std::vector<part_t> read_parts_h5(const Comm&, const std::string&, const std::string&) { no_hdf5("read_parts_h5"); }
-
-GridField::GridField(GridField&& other) noexcept : grid(other.grid), cost(std::move(other.cost)) {
-  grid.cost = cost;
-  other.grid.cost = {};
-}
-
-GridField& GridField::operator=(GridField&& other) noexcept {
-  if (this != &other) {
-    grid = other.grid;
-    cost = std::move(other.cost);
-    grid.cost = cost;
-    other.grid.cost = {};
-  }
-  return *this;
-}
 
 GridField read_grid_cost_h5(const Comm&, const std::string&, const std::string&) { no_hdf5("read_grid_cost_h5"); }
 

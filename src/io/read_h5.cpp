@@ -184,21 +184,6 @@ std::vector<part_t> read_parts_h5(const Comm& comm, const std::string& path, con
   return out;
 }
 
-GridField::GridField(GridField&& other) noexcept : grid(other.grid), cost(std::move(other.cost)) {
-  grid.cost = cost;
-  other.grid.cost = {};
-}
-
-GridField& GridField::operator=(GridField&& other) noexcept {
-  if (this != &other) {
-    grid = other.grid;
-    cost = std::move(other.cost);
-    grid.cost = cost;
-    other.grid.cost = {};
-  }
-  return *this;
-}
-
 GridField read_grid_cost_h5(const Comm& comm, const std::string& path, const std::string& dataset) {
   const H5File f(comm, path, H5File::Mode::read);
   const H5Dataset ds = *f.open(dataset, true);
