@@ -1,0 +1,96 @@
+// hpart.partition_points: space-filling-curve partitions of point sets (hpart/points.hpp).
+#include "hpart/points.hpp"
+
+#include <cmath>
+
+#include "py_common.hpp"
+#include "py_options.hpp"
+
+namespace hpart::python {
+
+PointSet point_set(Args& args, const py::object& coords, const py::object& weights, const py::object& ids) {
+  PointSet ps;
+  const auto cols = coords.is_none() || !py::isinstance<py::array>(coords) ? 0
+                                                                            : py::reinterpret_borrow<py::array>(coords).ndim() == 2
+                                                                                  ? py::reinterpret_borrow<py::array>(coords).shape(1)
+                                                                                  : 0;
+  args.need(cols == 2 || cols == 3 || !py::isinstance<py::array>(coords) ||
+                py::reinterpret_borrow<py::array>(coords).ndim() != 2,
+            "coords must have 2 or 3 columns (x, y[, z]), got " + std::to_string(cols));
+  ps.dim = cols == 2 ? 2 : 3;
+  ps.coords = args.array<double>(coords, "coords", 2, ps.dim);
+  const py::ssize_t n = rows_of(coords);
+  if (!weights.is_none() && py::isinstance<py::array>(weights) && py::reinterpret_borrow<py::array>(weights).ndim() == 2) {
+    ps.ncon = static_cast<int>(py::reinterpret_borrow<py::array>(weights).shape(1));
+    ps.weights = args.array<double>(weights, "weights", 2, ps.ncon, true);
+  } else {
+    ps.weights = args.array<double>(weights, "weights", 1, 0, true);
+  }
+  args.need(weights.is_none() || rows_of(weights) == n,
+            "weights has " + std::to_string(rows_of(weights)) + " rows for " + std::to_string(n) + " points");
+  ps.ids = args.array<gid_t>(ids, "ids", 1, 0, true);
+  args.need(ids.is_none() || rows_of(ids) == n,
+            "ids has " + std::to_string(rows_of(ids)) + " values for " + std::to_string(n) + " points");
+  return ps;
+}
+
+void bind_points(py::module_& m) {
+  py::enum_<Curve>(m, "Curve", "Space-filling curve of the point, grid and patch partitioners.")
+      .value("hilbert", Curve::hilbert, "best locality (default)")
+      .value("morton", Curve::morton, "cheaper keys, somewhat larger part boundaries");
+  m.def(
+      "partition_points",
+      [](const py::object& coords, int parts, const py::object& weights, const py::object& ids,
+         const py::object& curve, const py::object& imbalance, const py::object& target_sizes, const py::object& preset,
+         const py::object& comm) {
+        const char* fn = "hpart.partition_points";
+        const Comm c = comm_of(comm, fn);
+        Args args(fn);
+        const PointSet ps = point_set(args, coords, weights, ids);
+        PointOptions opts = preset.is_none() ? PointOptions{} : PointOptions::preset(preset_of(args, preset), parts);
+        opts.parts = parts;
+        if (!curve.is_none()) opts.curve = enum_of<Curve>(args, curve, "curve", curve_from_string);
+        if (!imbalance.is_none()) opts.imbalance = imbalance.cast<double>();
+        opts.target_sizes = args.array<double>(target_sizes, "target_sizes", 1, 0, true);
+        args.agreed(c);
+        py::gil_scoped_release unlocked;
+        return partition_points(c, ps, opts);
+      },
+      py::arg("coords"), py::arg("parts"), py::kw_only(), py::arg("weights") = py::none(), py::arg("ids") = py::none(),
+      py::arg("curve") = py::none(), py::arg("imbalance") = py::none(), py::arg("target_sizes") = py::none(),
+      py::arg("preset") = py::none(), py::arg("comm") = py::none(),
+      R"doc(Partition a distributed point set into `parts` parts along a space-filling curve.
+
+Collective over `comm` (an mpi4py communicator; default MPI.COMM_WORLD). Each rank passes its
+own points; the same global points give the same parts for any number of ranks and threads.
+
+Parameters
+----------
+coords : numpy.ndarray, float64, shape (n, 2) or (n, 3), C-contiguous (not copied)
+parts : int, K >= 1 (independent of the number of ranks; K > N leaves parts empty)
+weights : float64 (n,) or (n, ncon), optional (unit weights by default)
+ids : int64 (n,), optional global ids (checked unique)
+curve : "hilbert" (default) or "morton", or hpart.Curve
+imbalance : allowed max part weight / target - 1 of the first weight (default 0.001)
+target_sizes : float64 (parts,), optional relative part sizes
+preset : "fast", "standard" or "strong" (options below it override the preset's)
+comm : mpi4py.MPI.Comm, optional
+
+Returns
+-------
+hpart.Partition: .parts (int32 per local point), .part_weights, .part_sizes, .metrics
+
+Raises hpart.Error on every rank for bad input (wrong dtype, NaN, parts < 1, ...).
+
+Example
+-------
+>>> import numpy as np, hpart
+>>> from mpi4py import MPI
+>>> rng = np.random.default_rng(MPI.COMM_WORLD.rank)
+>>> xyz = rng.random((1000, 3))
+>>> p = hpart.partition_points(xyz, parts=8)
+>>> p.parts[:5], p.metrics.imbalance
+)doc");
+}
+
+}  // namespace hpart::python
