@@ -1,7 +1,7 @@
 // The extension module hpart._hpart; python/hpart/__init__.py re-exports it with the pure
 // Python parts. Calls that communicate release the GIL (a Python thread may run meanwhile).
 #include "hpart/version.hpp"
-#include "py_common.hpp"
+#include "python/py_common.hpp"
 
 PYBIND11_MODULE(_hpart, m) {
   using namespace hpart::python;

@@ -1,4 +1,4 @@
-#include "py_common.hpp"
+#include "python/py_common.hpp"
 
 #include <mpi.h>
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "hpart/types.hpp"
-#include "py_common.hpp"
+#include "python/py_common.hpp"
 
 namespace hpart::python {
 

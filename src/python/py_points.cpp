@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "py_common.hpp"
-#include "py_options.hpp"
+#include "python/py_common.hpp"
+#include "python/py_options.hpp"
 
 namespace hpart::python {
 

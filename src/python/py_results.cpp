@@ -1,5 +1,5 @@
 // The one partition shape (hpart.Partition) and its metrics, shared by every partitioner.
-#include "py_common.hpp"
+#include "python/py_common.hpp"
 
 namespace hpart::python {
 
