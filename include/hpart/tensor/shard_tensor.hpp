@@ -79,6 +79,35 @@ class ShardTensor {
   explicit ShardTensor(const ShardLayout& layout, const Halo& halo = {}, const std::string& label = "hpart::ShardTensor")
       : ShardTensor(layout, halo, label, (detail::validate_shard_tensor(layout, halo, sizeof(T)), 0)) {}
 
+  // A tensor over memory the caller owns (a torch or numpy array, a buffer of another library):
+  // `storage` must have exactly the local array's extents (interior + 2 * halo on the spatial
+  // axes; all 0 for an empty box; a View built from a pointer is unmanaged, so the caller keeps
+  // the memory alive as long as the tensor and any HaloExchange in flight on it). Nothing is
+  // allocated, copied or zeroed. Not collective: the layout and halo must have been validated
+  // already (validate_halo, or a ShardTensor or HaloExchange of the same layout and halo); a
+  // wrong extent throws hpart::Error on this rank only. The padding is not tracked (the caller
+  // may write the memory behind the tensor's back), so HaloExchange's
+  // Padding::zero_each_exchange zeroes it on every exchange of a wrapped tensor.
+  static ShardTensor wrap(const ShardLayout& layout, const Halo& halo, const view_type& storage) {
+    ShardTensor t;
+    t.layout_ = layout;
+    t.halo_ = halo;
+    const Box& b = layout.local_box();
+    const Index5 m = halo.margins();
+    for (int a = 0; a < kRank; ++a) {
+      const auto ua = static_cast<std::size_t>(a);
+      t.extent_[ua] = b.extent(a);
+      const std::int64_t want = b.empty() ? 0 : t.extent_[ua] + 2 * m[ua];
+      if (static_cast<std::int64_t>(storage.extent(ua)) != want)
+        throw Error(ErrorCode::size_mismatch, "ShardTensor::wrap: storage extent " +
+                                                  std::to_string(storage.extent(ua)) + " along axis " +
+                                                  std::to_string(a) + ", the local array needs " +
+                                                  std::to_string(want));
+    }
+    t.view_ = storage;
+    return t;  // padding_ stays null: not tracked
+  }
+
   // A new zero tensor with the same layout and halo (not collective: already validated).
   [[nodiscard]] ShardTensor like(const std::string& label = "hpart::ShardTensor") const {
     return ShardTensor(layout_, halo_, label, 0);

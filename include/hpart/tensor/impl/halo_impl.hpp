@@ -185,8 +185,20 @@ void HaloExchange<T, M>::check(const tensor_type& t, Pending expect) const {
 template <class T, class M>
 void HaloExchange<T, M>::post(bool adjoint, T* data) {
   impl::PersistentRequests& set = adjoint ? adjoint_requests_ : forward_requests_;
-  if (!set.built_for(data)) {
-    std::vector<MPI_Request>& reqs = set.rebuild(data);
+  // Requests that touch only the plan's buffers (every message packed) do not depend on the
+  // tensor: they are kept across tensors, so a caller that exchanges a new array every call
+  // (hpart.torch's out-of-place halo_exchange) makes them once. Others are keyed on its memory.
+  bool reads_tensor = false;
+  if (adjoint) {  // adjoint receives are always packed; sends of direct runs go from the buffer too
+    for (const Route& r : recv_route_) reads_tensor = reads_tensor || (r.direct && r.type.get() != MPI_DATATYPE_NULL);
+  } else {
+    for (const std::vector<Route>* routes : {&send_route_, &recv_route_})
+      for (const Route& r : *routes) reads_tensor = reads_tensor || r.direct;
+  }
+  static const char kBuffersOnly = 0;
+  const void* key = reads_tensor ? static_cast<const void*>(data) : static_cast<const void*>(&kBuffersOnly);
+  if (!set.built_for(key)) {
+    std::vector<MPI_Request>& reqs = set.rebuild(key);
     const MPI_Comm comm = layout_.comm().get();
     const MPI_Datatype elem = impl::mpi_type<T>();
     const auto add = [&](bool send, T* p, std::int64_t n, MPI_Datatype type, int peer, int tag) {
