@@ -1,8 +1,217 @@
-// Placeholder: filled by the assign bindings.
-#include "py_common.hpp"
+// hpart.PartitionMap and hpart.map_of: point and box assign (hpart/assign.hpp). Queries are
+// local (no communication) and release the GIL for batches.
+#include "hpart/assign.hpp"
+
+#include "py_grid.hpp"
+#include "py_options.hpp"
 
 namespace hpart::python {
 
-void bind_assign(py::module_& /*m*/) {}
+namespace {
+
+// A coordinate: a sequence (or 1-D float64 array) of the map's dim values, copied (a few doubles).
+std::vector<double> coord_of(const PartitionMap& map, const py::handle& x, const char* name) {
+  if (!py::isinstance<py::sequence>(x) && !py::isinstance<py::array>(x))
+    throw Error(ErrorCode::invalid_argument, std::string("hpart.PartitionMap: ") + name + " must be a sequence of " +
+                                                 std::to_string(map.empty() ? 0 : map.dim()) + " floats");
+  return x.cast<std::vector<double>>();
+}
+
+std::span<const double> coords_arg(Args& args, const PartitionMap& map, const py::object& coords) {
+  return args.array<double>(coords, "coords", 2, map.empty() ? 1 : map.dim());
+}
+
+py::array_t<part_t> assign_parts(const PartitionMap& map, const py::object& coords, const py::object& ids,
+                                 const char* fn) {
+  Args args(fn);
+  const auto x = coords_arg(args, map, coords);
+  const auto id = args.array<gid_t>(ids, "ids", 1, 0, true);
+  args.need(ids.is_none() || rows_of(ids) == rows_of(coords),
+            "ids has " + std::to_string(rows_of(ids)) + " values for " + std::to_string(rows_of(coords)) + " points");
+  args.local();
+  std::vector<part_t> parts(static_cast<std::size_t>(rows_of(coords)));
+  {
+    py::gil_scoped_release unlocked;
+    if (ids.is_none())
+      map.assign(x, parts);
+    else
+      map.assign(x, id, parts);
+  }
+  return to_numpy(std::move(parts));
+}
+
+}  // namespace
+
+void bind_assign(py::module_& m) {
+  py::enum_<MapKind>(m, "MapKind", "What a PartitionMap describes.")
+      .value("points", MapKind::points, "curve ranges of one curve (partition_points)")
+      .value("grid", MapKind::grid, "a grid partition's locator")
+      .value("hierarchical_points", MapKind::hierarchical_points, "node-level curve ranges, then each node's");
+  py::class_<PartitionMap>(m, "PartitionMap", R"doc(A compact descriptor of a partition (hpart::PartitionMap), O(K) memory and the same on
+every rank, that answers "which part (rank) owns this coordinate" and "which parts meet this box"
+without communication (cf. Zoltan's LB_Point_Assign / LB_Box_Assign).
+
+Built collectively by hpart.map_of; queried anywhere; saved as text (save/load, pickle).
+Coordinates of a grid map are in cell units (cell c spans [c, c + 1) per axis).
+
+Example
+-------
+>>> p = hpart.partition_points(xyz, parts=8)
+>>> m = hpart.map_of(p, coords=xyz)
+>>> m.part_of((0.2, 0.7, 0.1)), m.rank_of((0.2, 0.7, 0.1))
+>>> (m.assign(xyz) == p.parts).all()              # located part == assigned part
+>>> m.parts_in_box((0, 0, 0), (0.1, 0.1, 0.1))
+>>> again = hpart.PartitionMap.load(m.save())
+)doc")
+      .def(py::init<>())
+      .def("empty", &PartitionMap::empty)
+      .def_property_readonly("kind", &PartitionMap::kind)
+      .def_property_readonly("dim", &PartitionMap::dim)
+      .def_property_readonly("num_parts", &PartitionMap::num_parts)
+      .def_property_readonly("num_ranks", &PartitionMap::num_ranks, "ranks of the communicator the map was built on")
+      .def(
+          "part_of",
+          [](const PartitionMap& map, const py::object& x, const py::object& id) {
+            const auto c = coord_of(map, x, "x");
+            return id.is_none() ? map.part_of(c) : map.part_of(c, id.cast<gid_t>());
+          },
+          py::arg("x"), py::arg("id") = py::none(),
+          "The part owning coordinate x (dim floats). With the object's global id: exact for every object the\n"
+          "partition saw, ties included.")
+      .def(
+          "parts_at", [](const PartitionMap& map, const py::object& x) { return to_numpy(map.parts_at(coord_of(map, x, "x"))); },
+          py::arg("x"), "Every part a point at x may be in (several only at a tied cut).")
+      .def(
+          "part_of_cell",
+          [](const PartitionMap& map, const py::object& cell) {
+            Args args("hpart.PartitionMap.part_of_cell");
+            const Cell c = cell_of(args, cell, map.empty() ? 0 : map.dim(), "cell");
+            args.local();
+            return map.part_of(c);
+          },
+          py::arg("cell"), "Grid maps: the part of a cell (x, y[, z]).")
+      .def("rank_of_part", &PartitionMap::rank_of_part, py::arg("part"), "The owner rank of a part.")
+      .def(
+          "rank_of", [](const PartitionMap& map, const py::object& x) { return map.rank_of(coord_of(map, x, "x")); },
+          py::arg("x"), "The owner rank of the part owning x.")
+      .def(
+          "assign",
+          [](const PartitionMap& map, const py::object& coords, const py::object& ids) {
+            return assign_parts(map, coords, ids, "hpart.PartitionMap.assign");
+          },
+          py::arg("coords"), py::arg("ids") = py::none(),
+          "Batch part_of: coords float64 (n, dim), optional ids int64 (n,); returns int32 (n,). OpenMP-parallel.")
+      .def(
+          "assign_ranks",
+          [](const PartitionMap& map, const py::object& coords, const py::object& ids) {
+            auto parts = assign_parts(map, coords, ids, "hpart.PartitionMap.assign_ranks");
+            std::vector<int> ranks(static_cast<std::size_t>(parts.size()));
+            const part_t* p = parts.data();
+            for (std::size_t i = 0; i < ranks.size(); ++i) ranks[i] = map.rank_of_part(p[i]);
+            return to_numpy(std::move(ranks));
+          },
+          py::arg("coords"), py::arg("ids") = py::none(), "Batch rank_of: int32 owner rank per point.")
+      .def(
+          "parts_in_box",
+          [](const PartitionMap& map, const py::object& lo, const py::object& hi) {
+            if (py::isinstance<Box>(lo) && hi.is_none()) return to_numpy(map.parts_in_box(lo.cast<const Box&>()));
+            return to_numpy(map.parts_in_box(coord_of(map, lo, "lo"), coord_of(map, hi, "hi")));
+          },
+          py::arg("lo"), py::arg("hi") = py::none(),
+          "Every part whose region meets the closed box [lo, hi] (dim floats each), ascending int32.\n"
+          "Grid maps also take an hpart.Box of cells: parts_in_box(box).")
+      .def(
+          "ranks_in_box",
+          [](const PartitionMap& map, const py::object& lo, const py::object& hi) {
+            return to_numpy(map.ranks_in_box(coord_of(map, lo, "lo"), coord_of(map, hi, "hi")));
+          },
+          py::arg("lo"), py::arg("hi"), "Every rank owning a part that meets [lo, hi], ascending int32.")
+      .def("save", &PartitionMap::save, "The map as versioned text (load reads it back exactly).")
+      .def_static("load", [](const std::string& text) { return PartitionMap::load(text); }, py::arg("text"),
+                  "A map from save()'s text; hpart.Error (io) for bad, truncated or wrong-version text.")
+      .def("save_file", &PartitionMap::save_file, py::arg("path"), "save() into a file (not collective).")
+      .def_static("load_file", &PartitionMap::load_file, py::arg("path"))
+      .def(py::pickle([](const PartitionMap& map) { return map.save(); },
+                      [](const std::string& text) { return PartitionMap::load(text); }))
+      .def("__repr__", [](const PartitionMap& map) {
+        if (map.empty()) return std::string("PartitionMap(empty)");
+        return "PartitionMap(kind=" + std::string(to_string(map.kind())) + ", dim=" + std::to_string(map.dim()) +
+               ", num_parts=" + std::to_string(map.num_parts()) + ", num_ranks=" + std::to_string(map.num_ranks()) + ")";
+      });
+
+  m.def(
+      "map_of",
+      [](const py::object& partition, const py::object& coords, const py::object& ids, const py::object& curve,
+         const py::object& node_curve, const py::object& rank_curve, const py::object& grid,
+         const py::object& owner_of_part, const py::object& comm) {
+        const char* fn = "hpart.map_of";
+        const Comm c = comm_of(comm, fn);
+        Args args(fn);
+        const auto owners = args.array<int>(owner_of_part, "owner_of_part", 1, 0, true);
+        // The kind of map follows the partition's class (the most derived first).
+        if (py::isinstance<GridPartition>(partition)) {
+          const PyGrid* pg = bound_of<PyGrid>(args, grid, "grid (needed for a grid partition)", "hpart.Grid");
+          const Grid g = pg ? grid_of(args, *pg) : Grid{};
+          const auto* hier = py::isinstance<HierGridPartition>(partition) ? &partition.cast<const HierGridPartition&>() : nullptr;
+          args.need(!hier || owner_of_part.is_none(), "owner_of_part: a hierarchical partition has its own");
+          const auto& p = partition.cast<const GridPartition&>();
+          args.agreed(c);
+          py::gil_scoped_release unlocked;
+          return hier ? map_of(c, g, *hier) : map_of(c, g, p, owners);
+        }
+        args.need(py::isinstance<Partition>(partition),
+                  "partition must be an hpart.Partition (of points or a grid), got " +
+                      py::str(py::type::of(partition).attr("__name__")).cast<std::string>());
+        args.need(!coords.is_none(), "coords (the partitioned points) are needed for a point partition");
+        const PointSet ps = point_set(args, coords, py::none(), ids);
+        if (py::isinstance<HierPartition>(partition)) {
+          HierPointOptions opts;
+          const auto& p = partition.cast<const HierPartition&>();
+          opts.parts = p.num_parts;
+          if (!node_curve.is_none()) opts.node_curve = enum_of<Curve>(args, node_curve, "node_curve", curve_from_string);
+          if (!rank_curve.is_none()) opts.rank_curve = enum_of<Curve>(args, rank_curve, "rank_curve", curve_from_string);
+          args.need(owner_of_part.is_none(), "owner_of_part: a hierarchical partition has its own");
+          args.agreed(c);
+          py::gil_scoped_release unlocked;
+          return map_of(c, ps, opts, p);
+        }
+        PointOptions opts;
+        const Partition* p = py::isinstance<Partition>(partition) ? &partition.cast<const Partition&>() : nullptr;
+        opts.parts = p ? p->num_parts : 1;
+        if (!curve.is_none()) opts.curve = enum_of<Curve>(args, curve, "curve", curve_from_string);
+        args.agreed(c);
+        py::gil_scoped_release unlocked;
+        return map_of(c, ps, opts, *p, owners);
+      },
+      py::arg("partition"), py::kw_only(), py::arg("coords") = py::none(), py::arg("ids") = py::none(),
+      py::arg("curve") = py::none(), py::arg("node_curve") = py::none(), py::arg("rank_curve") = py::none(),
+      py::arg("grid") = py::none(), py::arg("owner_of_part") = py::none(), py::arg("comm") = py::none(),
+      R"doc(The PartitionMap of a partition: collective, O(K) communication once.
+
+Parameters
+----------
+partition : the partition to describe:
+    hpart.Partition of hpart.partition_points -> pass coords (and ids, curve) it was made from;
+    hpart.HierPartition of partition_points_hierarchical -> coords, ids, node_curve, rank_curve;
+    hpart.GridPartition / HierGridPartition -> grid
+coords : float64 (n, 2) or (n, 3), the partitioned points
+ids : int64 (n,), the ids the partition was given, if any
+curve : points: the curve the partition used ("hilbert" default, or "morton")
+node_curve, rank_curve : hierarchical points: the curves used
+grid : hpart.Grid, grid partitions
+owner_of_part : int32 (K,), optional rank of every part (default: hpart's block owners)
+comm : mpi4py.MPI.Comm, optional
+
+Returns
+-------
+hpart.PartitionMap (the same on every rank)
+
+Example
+-------
+>>> p = hpart.partition_points(xyz, parts=8, curve="morton")
+>>> m = hpart.map_of(p, coords=xyz, curve="morton")
+>>> (m.assign(xyz) == p.parts).all()
+)doc");
+}
 
 }  // namespace hpart::python

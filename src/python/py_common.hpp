@@ -110,7 +110,7 @@ py::array_t<T> view_of(std::vector<T>& v, const py::handle& owner, py::ssize_t c
 void bind_errors(py::module_& m);
 void bind_results(py::module_& m);
 void bind_points(py::module_& m);
-void bind_grid(py::module_& m);
+void bind_grid(py::module_& m);  // also hpart.Box, hpart.AxisOrder, hpart.Grid (py_grid.hpp: box/grid helpers)
 void bind_graph(py::module_& m);
 void bind_hierarchy(py::module_& m);
 void bind_patches(py::module_& m);

@@ -1,8 +1,252 @@
-// Placeholder: filled by the hierarchy bindings.
-#include "py_common.hpp"
+// hpart.Topology, hpart.detect_topology and the node-then-rank partitioners of grids and points
+// (hpart/topology.hpp, hpart/hierarchy.hpp). The graph hierarchy needs the graph bindings'
+// Graph and is not bound here.
+#include "hpart/hierarchy.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "hpart/topology.hpp"
+#include "py_grid.hpp"
+#include "py_options.hpp"
 
 namespace hpart::python {
 
-void bind_hierarchy(py::module_& /*m*/) {}
+namespace {
+
+// The library has no parser for NodeCut; its names are the enumerators'.
+NodeCut node_cut_from_string(const char* name) {
+  if (std::strcmp(name, "staircase") == 0) return NodeCut::staircase;
+  if (std::strcmp(name, "boxes") == 0) return NodeCut::boxes;
+  if (std::strcmp(name, "graph") == 0) return NodeCut::graph;
+  throw Error(ErrorCode::invalid_argument,
+              std::string("unknown node cut '") + name + "' (expected staircase, boxes or graph)");
+}
+
+// The topology argument: an hpart.Topology, or None (detected after the arguments are agreed:
+// detect_topology is collective).
+const Topology* topology_arg(Args& args, const py::object& topology) {
+  if (topology.is_none()) return nullptr;
+  return bound_of<Topology>(args, topology, "topology", "hpart.Topology");
+}
+
+void bind_classes(py::module_& m) {
+  py::class_<Topology>(m, "Topology", R"doc(Where the ranks of a communicator run (hpart::Topology): the node of each rank.
+
+From hpart.detect_topology (shared memory, or an "NxM" spec / HPART_TOPOLOGY emulating N nodes
+of M ranks), or built from node_of_rank.
+
+Example
+-------
+>>> t = hpart.detect_topology("2x2")          # at np 4: ranks 0,1 on node 0, ranks 2,3 on node 1
+>>> t.nodes, t.node_of_rank, t.ranks_of(1)
+)doc")
+      .def(py::init([](const std::vector<int>& node_of_rank) {
+             Topology t;
+             t.node_of_rank = node_of_rank;
+             t.nodes = node_of_rank.empty() ? 0 : *std::max_element(node_of_rank.begin(), node_of_rank.end()) + 1;
+             t.source = "given";
+             return t;
+           }),
+           py::arg("node_of_rank"), "A topology from the node of every rank (nodes = max + 1; checked when used).")
+      .def_readonly("nodes", &Topology::nodes)
+      .def_readonly("node_of_rank", &Topology::node_of_rank)
+      .def_readonly("source", &Topology::source, "\"shared-memory\", \"given\" or the NxM spec used")
+      .def_readonly("numa_of_rank", &Topology::numa_of_rank, "NUMA domain of each rank's binding, -1 where unknown")
+      .def_readonly("numa_domains", &Topology::numa_domains)
+      .def("ranks_on", &Topology::ranks_on, py::arg("node"))
+      .def("ranks_of", &Topology::ranks_of, py::arg("node"), "the ranks of a node, ascending")
+      .def("__repr__", [](const Topology& t) {
+        return "Topology(nodes=" + std::to_string(t.nodes) + ", ranks=" + std::to_string(t.node_of_rank.size()) +
+               ", source=" + t.source + ")";
+      });
+  py::enum_<NodeCut>(m, "NodeCut", "How partition_grid_hierarchical cuts the grid among nodes.")
+      .value("staircase", NodeCut::staircase, "slabs across the longest side, cut at exact weights")
+      .value("boxes", NodeCut::boxes, "box-shaped node parts from node_method")
+      .value("graph", NodeCut::graph, "a METIS cut of the coarsened grid (default: least inter-node traffic)");
+  py::class_<HierGridPartition, GridPartition>(
+      m, "HierGridPartition",
+      "A hierarchical grid partition: a GridPartition (parts numbered node by node) plus\n"
+      ".node_of_part, .owner_of_part (rank of every part) and .node_boxes.")
+      .def_readonly("node_of_part", &HierGridPartition::node_of_part)
+      .def_readonly("owner_of_part", &HierGridPartition::owner_of_part)
+      .def_property_readonly("node_boxes", [](const HierGridPartition& p) { return boxes_to_list(p.node_boxes); });
+  py::class_<HierPartition, Partition>(m, "HierPartition",
+                                       "A hierarchical partition: a Partition (parts numbered node by node) plus\n"
+                                       ".node_of_part and .owner_of_part (rank of every part: pass it to Migration).")
+      .def_readonly("node_of_part", &HierPartition::node_of_part)
+      .def_readonly("owner_of_part", &HierPartition::owner_of_part);
+  py::class_<LevelVolumes>(m, "LevelVolumes", "Halo volume split by level: crossing nodes, or inside one.")
+      .def_readonly("total", &LevelVolumes::total)
+      .def_readonly("internode", &LevelVolumes::internode)
+      .def_readonly("intranode", &LevelVolumes::intranode)
+      .def("__repr__", [](const LevelVolumes& v) {
+        return "LevelVolumes(total=" + std::to_string(v.total) + ", internode=" + std::to_string(v.internode) +
+               ", intranode=" + std::to_string(v.intranode) + ")";
+      });
+}
+
+}  // namespace
+
+void bind_hierarchy(py::module_& m) {
+  bind_classes(m);
+  m.def(
+      "detect_topology",
+      [](const std::string& spec, const py::object& comm) {
+        const Comm c = comm_of(comm, "hpart.detect_topology");
+        py::gil_scoped_release unlocked;
+        return detect_topology(c, spec);
+      },
+      py::arg("spec") = "", py::kw_only(), py::arg("comm") = py::none(),
+      R"doc(The node of every rank of `comm`. Collective.
+
+spec "" (default): HPART_TOPOLOGY if set, else detected (MPI_COMM_TYPE_SHARED). "NxM": N nodes
+of M ranks, numbered node by node (emulates nodes on one machine; N x M must be the size).
+
+Example
+-------
+>>> hpart.detect_topology().nodes
+)doc");
+  m.def(
+      "partition_grid_hierarchical",
+      [](const py::object& grid, int parts, const py::object& topology, const py::object& node_cut,
+         const py::object& node_method, const py::object& rank_method, const py::object& imbalance,
+         const py::object& preset, const py::object& comm) {
+        const char* fn = "hpart.partition_grid_hierarchical";
+        const Comm c = comm_of(comm, fn);
+        Args args(fn);
+        const PyGrid* pg = bound_of<PyGrid>(args, grid, "grid", "hpart.Grid");
+        const Grid g = pg ? grid_of(args, *pg) : Grid{};
+        const Topology* given = topology_arg(args, topology);
+        HierGridOptions opts = preset.is_none() ? HierGridOptions{} : HierGridOptions::preset(preset_of(args, preset), parts);
+        opts.parts = parts;
+        if (!node_cut.is_none()) opts.node_cut = enum_of<NodeCut>(args, node_cut, "node_cut", node_cut_from_string);
+        if (!node_method.is_none())
+          opts.node_method = enum_of<GridMethod>(args, node_method, "node_method", grid_method_from_string);
+        if (!rank_method.is_none())
+          opts.rank_method = enum_of<GridMethod>(args, rank_method, "rank_method", grid_method_from_string);
+        if (!imbalance.is_none()) opts.imbalance = imbalance.cast<double>();
+        args.agreed(c);
+        py::gil_scoped_release unlocked;
+        const Topology t = given ? *given : detect_topology(c);
+        return partition_grid_hierarchical(c, g, t, opts);
+      },
+      py::arg("grid"), py::arg("parts") = 0, py::kw_only(), py::arg("topology") = py::none(),
+      py::arg("node_cut") = py::none(), py::arg("node_method") = py::none(), py::arg("rank_method") = py::none(),
+      py::arg("imbalance") = py::none(), py::arg("preset") = py::none(), py::arg("comm") = py::none(),
+      R"doc(Partition a grid among nodes first, then among the ranks of each node.
+
+Collective. Cuts between nodes are what crosses the network, so the node level minimises them
+and the rank level balances exactly. Node i receives parts in proportion to its ranks.
+
+Parameters
+----------
+grid : hpart.Grid
+parts : int, total parts (default 0: one per rank; at least one per node)
+topology : hpart.Topology, optional (default hpart.detect_topology(comm=comm))
+node_cut : "graph" (default: METIS cut of the coarsened grid), "staircase" or "boxes"
+node_method, rank_method : NodeCut.boxes: the grid methods of the two levels ("blocks", "sfc", ...)
+imbalance : sfc levels' splitter tolerance (default 0.001)
+preset : "fast", "standard" or "strong"
+comm : mpi4py.MPI.Comm, optional
+
+Returns
+-------
+hpart.HierGridPartition: a GridPartition plus .node_of_part, .owner_of_part, .node_boxes
+
+Example
+-------
+>>> t = hpart.detect_topology("2x2")                  # np 4 as 2 nodes of 2 ranks
+>>> ext = (128, 128)
+>>> p = hpart.partition_grid_hierarchical(hpart.Grid(ext, hpart.slab_of(ext)), parts=8, topology=t)
+>>> p.node_of_part, p.owner_of_part
+)doc");
+  m.def(
+      "partition_points_hierarchical",
+      [](const py::object& coords, int parts, const py::object& weights, const py::object& ids,
+         const py::object& topology, const py::object& node_curve, const py::object& rank_curve,
+         const py::object& imbalance, const py::object& preset, const py::object& comm) {
+        const char* fn = "hpart.partition_points_hierarchical";
+        const Comm c = comm_of(comm, fn);
+        Args args(fn);
+        const PointSet ps = point_set(args, coords, weights, ids);
+        const Topology* given = topology_arg(args, topology);
+        HierPointOptions opts =
+            preset.is_none() ? HierPointOptions{} : HierPointOptions::preset(preset_of(args, preset), parts);
+        opts.parts = parts;
+        if (!node_curve.is_none()) opts.node_curve = enum_of<Curve>(args, node_curve, "node_curve", curve_from_string);
+        if (!rank_curve.is_none()) opts.rank_curve = enum_of<Curve>(args, rank_curve, "rank_curve", curve_from_string);
+        if (!imbalance.is_none()) opts.imbalance = imbalance.cast<double>();
+        args.agreed(c);
+        py::gil_scoped_release unlocked;
+        const Topology t = given ? *given : detect_topology(c);
+        return partition_points_hierarchical(c, ps, t, opts);
+      },
+      py::arg("coords"), py::arg("parts") = 0, py::kw_only(), py::arg("weights") = py::none(),
+      py::arg("ids") = py::none(), py::arg("topology") = py::none(), py::arg("node_curve") = py::none(),
+      py::arg("rank_curve") = py::none(), py::arg("imbalance") = py::none(), py::arg("preset") = py::none(),
+      py::arg("comm") = py::none(),
+      R"doc(Partition a point set among nodes (along node_curve), then each node's points among its parts.
+
+Collective. With the same curve at both levels the parts are those of a flat curve partition
+with node-proportional part counts; the hierarchy adds the grouping by node (.node_of_part) and
+the owner rank of each part (.owner_of_part).
+
+Parameters
+----------
+coords : float64 (n, 2) or (n, 3), C-contiguous (not copied)
+parts : int, total parts (default 0: one per rank)
+weights, ids : as hpart.partition_points
+topology : hpart.Topology, optional (default hpart.detect_topology(comm=comm))
+node_curve, rank_curve : "hilbert" (default) or "morton"
+imbalance : splitter tolerance of both levels (default 0.001)
+preset : "fast", "standard" or "strong"
+comm : mpi4py.MPI.Comm, optional
+
+Returns
+-------
+hpart.HierPartition: a Partition plus .node_of_part, .owner_of_part
+
+Example
+-------
+>>> xyz = np.random.default_rng(MPI.COMM_WORLD.rank).random((1000, 3))
+>>> p = hpart.partition_points_hierarchical(xyz, parts=8, topology=hpart.detect_topology("2x2"))
+>>> p.owner_of_part
+)doc");
+  m.def(
+      "thread_chunks",
+      [](const py::object& weights, std::size_t n, int threads) {
+        Args args("hpart.thread_chunks");
+        const auto w = args.array<double>(weights, "weights", 1, 0, true);
+        args.local();
+        std::vector<int> chunks;
+        {
+          py::gil_scoped_release unlocked;
+          chunks = thread_chunks(w, weights.is_none() ? n : w.size(), threads);
+        }
+        return to_numpy(std::move(chunks));
+      },
+      py::arg("weights"), py::arg("n") = 0, py::arg("threads") = 1,
+      R"doc(Split a rank's objects, in the order given, into `threads` contiguous chunks of
+bottleneck-optimal weight (the thread level of a hierarchy). Not collective.
+
+weights : float64 (n,), or None with `n` objects of unit weight. Returns int32 chunk per object.
+
+Example
+-------
+>>> hpart.thread_chunks(np.array([1.0, 1, 1, 3]), threads=2)    # array([0, 0, 0, 1])
+)doc");
+  m.def(
+      "level_volumes",
+      [](const GridNeighbours& n, const std::vector<int>& node_of_part) { return level_volumes(n, node_of_part); },
+      py::arg("neighbours"), py::arg("node_of_part"),
+      R"doc(Halo volume of hpart.grid_neighbours split by level for a part -> node map: .internode
+(crosses nodes), .intranode, .total. Not collective.
+
+Example
+-------
+>>> v = hpart.level_volumes(hpart.grid_neighbours(grid, p), p.node_of_part)
+)doc");
+}
 
 }  // namespace hpart::python

@@ -1,8 +1,340 @@
-// Placeholder: filled by the io bindings.
-#include "py_common.hpp"
+// Parallel files (hpart/io.hpp, hpart/hdf5.hpp: point readers and writers, partition writers,
+// pictures, grid cost fields) and evaluate_partition (hpart/partition.hpp). Every call is
+// collective; the C++ functions compare paths and arguments across ranks themselves.
+#include "hpart/hdf5.hpp"
+#include "hpart/io.hpp"
+#include "hpart/partition.hpp"
+#include "py_grid.hpp"
 
 namespace hpart::python {
 
-void bind_io(py::module_& /*m*/) {}
+namespace {
+
+// Runs a collective file call with the GIL released.
+template <class F>
+auto unlocked(F&& f) {
+  py::gil_scoped_release released;
+  return f();
+}
+
+constexpr const char* kPointParams = R"doc(coords : float64 (n, 2) or (n, 3), this rank's points (rank order in the file)
+weights : float64 (n,) or (n, ncon), optional
+ids : int64 (n,), optional)doc";
+
+void bind_point_file(py::module_& m) {
+  py::class_<PointFile>(m, "PointFile", R"doc(A point set read from a file: this rank's consecutive block of the file's points.
+
+.coords float64 (n, dim), .weights float64 (n,) or None, .ids int64 (n,) (position in the file),
+views of the object's memory (no copy); .dim, .weighted, .global_count.
+)doc")
+      .def_readonly("dim", &PointFile::dim)
+      .def_readonly("weighted", &PointFile::weighted)
+      .def_readonly("global_count", &PointFile::global_count, "points in the whole file")
+      .def_property_readonly("coords", [](py::object self) {
+        auto& f = self.cast<PointFile&>();
+        return view_of(f.coords, self, f.dim);
+      })
+      .def_property_readonly("weights", [](py::object self) -> py::object {
+        auto& f = self.cast<PointFile&>();
+        if (!f.weighted) return py::none();
+        return view_of(f.weights, self);
+      })
+      .def_property_readonly("ids", [](py::object self) { return view_of(self.cast<PointFile&>().ids, self); })
+      .def("__len__", &PointFile::size)
+      .def("__repr__", [](const PointFile& f) {
+        return "PointFile(dim=" + std::to_string(f.dim) + ", local points=" + std::to_string(f.size()) +
+               ", global_count=" + std::to_string(f.global_count) + (f.weighted ? ", weighted)" : ")");
+      });
+}
+
+void bind_readers(py::module_& m) {
+  m.def(
+      "read_points_text",
+      [](const std::string& path, int dim, const py::object& comm) {
+        const Comm c = comm_of(comm, "hpart.read_points_text");
+        return unlocked([&] { return read_points_text(c, path, dim); });
+      },
+      py::arg("path"), py::arg("dim") = 0, py::kw_only(), py::arg("comm") = py::none(),
+      R"doc(Read a text point file, one point per line `x y [z] [w]` (blanks or commas; '#', '%' comments).
+
+Collective; each rank parses the lines starting in its 1/R-th of the bytes, so rank r gets the
+points after those of ranks < r, in file order. dim 0: from the column count (2: x y, 3: x y z,
+4: x y z w); dim 2 or 3: that many coordinates, then an optional weight.
+
+Returns hpart.PointFile (.coords, .weights, .ids). hpart.Error (io) on every rank names the line
+of a malformed file.
+
+Example
+-------
+>>> f = hpart.read_points_text("pts.txt", dim=2)
+>>> p = hpart.partition_points(f.coords, parts=16, weights=f.weights, ids=f.ids)
+)doc");
+  m.def(
+      "read_points_h5",
+      [](const std::string& path, const py::object& comm) {
+        const Comm c = comm_of(comm, "hpart.read_points_h5");
+        return unlocked([&] { return read_points_h5(c, path); });
+      },
+      py::arg("path"), py::kw_only(), py::arg("comm") = py::none(),
+      R"doc(Read an HDF5 point set (parallel HDF5): /points (N x dim), optional /weights and /ids.
+
+Collective; rank r receives rows [N r / R, N (r + 1) / R). Returns hpart.PointFile.
+hpart.Error(unsupported) when hpart was built without HDF5.
+
+Example
+-------
+>>> f = hpart.read_points_h5("pts.h5")
+)doc");
+  m.def(
+      "read_parts_h5",
+      [](const std::string& path, const std::string& dataset, const py::object& comm) {
+        const Comm c = comm_of(comm, "hpart.read_parts_h5");
+        return to_numpy(unlocked([&] { return read_parts_h5(c, path, dataset); }));
+      },
+      py::arg("path"), py::arg("dataset") = "/parts", py::kw_only(), py::arg("comm") = py::none(),
+      R"doc(Read a 1-D integer dataset of parts (as write_partition_h5 writes): rank r gets rows
+[N r / R, N (r + 1) / R), the blocks read_points_h5 gives. Collective. Returns int32 (n,).
+
+Example
+-------
+>>> parts = hpart.read_parts_h5("parts.h5")
+)doc");
+  m.def(
+      "read_grid_cost_h5",
+      [](const std::string& path, const std::string& dataset, const py::object& comm) {
+        const Comm c = comm_of(comm, "hpart.read_grid_cost_h5");
+        GridField f = unlocked([&] { return read_grid_cost_h5(c, path, dataset); });
+        PyGrid g;
+        g.extent.assign(f.grid.extent.begin(), f.grid.extent.begin() + f.grid.dim);
+        g.local = f.grid.local;
+        // The cost array owns the field's vector (moved, no copy), shaped (z, y, x) like the box.
+        std::vector<py::ssize_t> shape;
+        for (int d = f.grid.dim - 1; d >= 0; --d) shape.push_back(f.grid.local.size(d));
+        g.cost = to_numpy(std::move(f.cost)).attr("reshape")(py::tuple(py::cast(shape)));
+        return g;
+      },
+      py::arg("path"), py::arg("dataset") = "/cost", py::kw_only(), py::arg("comm") = py::none(),
+      R"doc(Read a grid cost field: `dataset` is 2-D (ny x nx) or 3-D (nz x ny x nx), C order.
+
+Collective. Rank r holds the slab [n r / R, n (r + 1) / R) of the slowest dimension (as
+hpart.slab_of). Returns an hpart.Grid whose .cost is a float64 array shaped (z, y, x) like
+.local; it goes straight into hpart.partition_grid.
+
+Example
+-------
+>>> g = hpart.read_grid_cost_h5("grid.h5", "/cost")
+>>> p = hpart.partition_grid(g, parts=32, method="sfc")
+)doc");
+}
+
+void bind_writers(py::module_& m) {
+  m.def(
+      "write_parts_text",
+      [](const std::string& path, const py::object& parts, const py::object& comm) {
+        const char* fn = "hpart.write_parts_text";
+        const Comm c = comm_of(comm, fn);
+        Args args(fn);
+        const auto p = args.array<part_t>(parts, "parts");
+        args.agreed(c);
+        unlocked([&] { write_parts_text(c, path, p); });
+      },
+      py::arg("path"), py::arg("parts"), py::kw_only(), py::arg("comm") = py::none(),
+      R"doc(Write one part id per line, the ranks' int32 `parts` in rank order (METIS .part convention).
+Collective.
+
+Example
+-------
+>>> hpart.write_parts_text("pts.part", p.parts)
+)doc");
+  m.def(
+      "write_points_text",
+      [](const std::string& path, const py::object& coords, const py::object& weights, const py::object& comm) {
+        const char* fn = "hpart.write_points_text";
+        const Comm c = comm_of(comm, fn);
+        Args args(fn);
+        const PointSet ps = point_set(args, coords, weights, py::none());
+        args.agreed(c);
+        unlocked([&] { write_points_text(c, path, ps); });
+      },
+      py::arg("path"), py::arg("coords"), py::kw_only(), py::arg("weights") = py::none(), py::arg("comm") = py::none(),
+      R"doc(Write the ranks' points (rank order) as read_points_text reads them: `x y [z] [w]`, shortest
+round-trip numbers. Collective.
+
+Example
+-------
+>>> hpart.write_points_text("pts.txt", xyz, weights=w)
+)doc");
+  m.def(
+      "write_points_h5",
+      [](const std::string& path, const py::object& coords, const py::object& weights, const py::object& ids,
+         const py::object& comm) {
+        const char* fn = "hpart.write_points_h5";
+        const Comm c = comm_of(comm, fn);
+        Args args(fn);
+        const PointSet ps = point_set(args, coords, weights, ids);
+        args.agreed(c);
+        unlocked([&] { write_points_h5(c, path, ps); });
+      },
+      py::arg("path"), py::arg("coords"), py::kw_only(), py::arg("weights") = py::none(), py::arg("ids") = py::none(),
+      py::arg("comm") = py::none(),
+      (std::string(R"doc(Write a point set to HDF5 (/points, /weights, /ids) plus its XDMF file. Collective;
+reads back with read_points_h5 bit for bit.
+
+Parameters
+----------
+path : str
+)doc") + kPointParams + R"doc(
+
+Example
+-------
+>>> hpart.write_points_h5("pts.h5", xyz)
+)doc").c_str());
+  m.def(
+      "write_partition_h5",
+      [](const std::string& path, const py::object& partition, const py::object& ids, const py::object& coords,
+         const py::object& weights, const py::object& comm) {
+        const char* fn = "hpart.write_partition_h5";
+        const Comm c = comm_of(comm, fn);
+        Args args(fn);
+        const Partition* p = bound_of<Partition>(args, partition, "partition", "hpart.Partition");
+        const auto id = args.array<gid_t>(ids, "ids", 1, 0, true);
+        const PointSet ps = coords.is_none() ? PointSet{} : point_set(args, coords, weights, py::none());
+        args.agreed(c);
+        unlocked([&] { write_partition_h5(c, path, *p, id, coords.is_none() ? nullptr : &ps); });
+      },
+      py::arg("path"), py::arg("partition"), py::kw_only(), py::arg("ids") = py::none(), py::arg("coords") = py::none(),
+      py::arg("weights") = py::none(), py::arg("comm") = py::none(),
+      R"doc(Write a point partition to HDF5: /parts (int32, rank order), /part_weights, /part_sizes, the
+metrics as attributes, optional /ids and (with coords) /points and /weights plus an XDMF file
+coloured by part. Collective.
+
+Example
+-------
+>>> hpart.write_partition_h5("parts.h5", p, coords=xyz)      # then: paraview parts.xmf
+)doc");
+  m.def(
+      "write_grid_partition_h5",
+      [](const std::string& path, const py::object& grid, const py::object& partition, const py::object& comm) {
+        const char* fn = "hpart.write_grid_partition_h5";
+        const Comm c = comm_of(comm, fn);
+        Args args(fn);
+        const PyGrid* pg = bound_of<PyGrid>(args, grid, "grid", "hpart.Grid");
+        const Grid g = pg ? grid_of(args, *pg) : Grid{};
+        const GridPartition* p = bound_of<GridPartition>(args, partition, "partition", "hpart.GridPartition");
+        args.agreed(c);
+        unlocked([&] { write_grid_partition_h5(c, path, g, *p); });
+      },
+      py::arg("path"), py::arg("grid"), py::arg("partition"), py::kw_only(), py::arg("comm") = py::none(),
+      R"doc(Write a grid partition to HDF5: /parts (shaped like the grid, z y x), /cost when the grid
+has one (reads back with read_grid_cost_h5), /boxes (K x 2 dim), tables and attributes, plus an
+XDMF file. Collective.
+
+Example
+-------
+>>> hpart.write_grid_partition_h5("grid.h5", grid, p)
+)doc");
+  m.def(
+      "write_partition_png",
+      [](const std::string& path, const py::object& coords, const py::object& parts, int num_parts, int max_side,
+         const py::object& comm) {
+        const char* fn = "hpart.write_partition_png";
+        const Comm c = comm_of(comm, fn);
+        Args args(fn);
+        const PointSet ps = point_set(args, coords, py::none(), py::none());
+        const auto p = args.array<part_t>(parts, "parts");
+        args.need(parts.is_none() || rows_of(parts) == rows_of(coords),
+                  "parts has " + std::to_string(rows_of(parts)) + " values for " + std::to_string(rows_of(coords)) +
+                      " points");
+        args.agreed(c);
+        unlocked([&] { write_partition_png(c, path, ps, p, num_parts, max_side); });
+      },
+      py::arg("path"), py::arg("coords"), py::arg("parts"), py::arg("num_parts"), py::arg("max_side") = 1024,
+      py::kw_only(), py::arg("comm") = py::none(),
+      R"doc(Draw the points coloured by part into a PNG on rank 0 (3-D: the two widest axes). Collective.
+hpart.Error(unsupported) when hpart was built without PNG.
+
+Example
+-------
+>>> hpart.write_partition_png("pts.png", xyz, p.parts, p.num_parts, max_side=512)
+)doc");
+  m.def(
+      "write_grid_partition_png",
+      [](const std::string& path, const py::object& grid, const py::object& partition, int max_side,
+         const py::object& comm) {
+        const char* fn = "hpart.write_grid_partition_png";
+        const Comm c = comm_of(comm, fn);
+        Args args(fn);
+        const PyGrid* pg = bound_of<PyGrid>(args, grid, "grid", "hpart.Grid");
+        const Grid g = pg ? grid_of(args, *pg) : Grid{};
+        const GridPartition* p = bound_of<GridPartition>(args, partition, "partition", "hpart.GridPartition");
+        args.agreed(c);
+        unlocked([&] { write_grid_partition_png(c, path, g, *p, max_side); });
+      },
+      py::arg("path"), py::arg("grid"), py::arg("partition"), py::arg("max_side") = 1024, py::kw_only(),
+      py::arg("comm") = py::none(),
+      R"doc(Draw a grid partition into a PNG on rank 0 (one pixel per cell, part edges darkened; 3-D:
+the middle z slice). Collective.
+
+Example
+-------
+>>> hpart.write_grid_partition_png("grid.png", grid, p)
+)doc");
+  m.def("xdmf_path", &xdmf_path, py::arg("path"), "The XDMF file the HDF5 writers put next to `path` (.xmf).");
+}
+
+}  // namespace
+
+void bind_io(py::module_& m) {
+  bind_point_file(m);
+  bind_readers(m);
+  bind_writers(m);
+  m.def(
+      "evaluate_partition",
+      [](const py::object& parts, int num_parts, const py::object& weights, const py::object& target_sizes,
+         const py::object& comm) {
+        const char* fn = "hpart.evaluate_partition";
+        const Comm c = comm_of(comm, fn);
+        Args args(fn);
+        const auto p = args.array<part_t>(parts, "parts");
+        int ncon = 1;
+        std::span<const double> w;
+        if (!weights.is_none() && py::isinstance<py::array>(weights) && py::reinterpret_borrow<py::array>(weights).ndim() == 2) {
+          ncon = static_cast<int>(py::reinterpret_borrow<py::array>(weights).shape(1));
+          w = args.array<double>(weights, "weights", 2, ncon);
+        } else {
+          w = args.array<double>(weights, "weights", 1, 0, true);
+        }
+        args.need(weights.is_none() || rows_of(weights) == rows_of(parts),
+                  "weights has " + std::to_string(rows_of(weights)) + " rows for " + std::to_string(rows_of(parts)) +
+                      " objects");
+        const auto t = args.array<double>(target_sizes, "target_sizes", 1, 0, true);
+        args.agreed(c);
+        std::vector<part_t> owned(p.begin(), p.end());  // the C++ call keeps them as the result's parts
+        py::gil_scoped_release unlocked;
+        return evaluate_partition(c, std::move(owned), num_parts, w, ncon, t);
+      },
+      py::arg("parts"), py::arg("num_parts"), py::kw_only(), py::arg("weights") = py::none(),
+      py::arg("target_sizes") = py::none(), py::arg("comm") = py::none(),
+      R"doc(The part weights, sizes and balance metrics of any partition (the numbers every hpart
+partitioner reports, computed the same way). Collective.
+
+Parameters
+----------
+parts : int32 (n,), the part of each local object
+num_parts : int
+weights : float64 (n,) or (n, ncon), optional (unit weights by default)
+target_sizes : float64 (num_parts,), optional relative part sizes
+comm : mpi4py.MPI.Comm, optional
+
+Returns
+-------
+hpart.Partition (.part_weights, .part_sizes, .metrics.imbalance, ...)
+
+Example
+-------
+>>> e = hpart.evaluate_partition(my_parts, 8, weights=w)
+>>> e.metrics.imbalance, e.part_sizes
+)doc");
+}
 
 }  // namespace hpart::python
