@@ -1,8 +1,381 @@
-// Placeholder: filled by the rebalance bindings.
-#include "py_common.hpp"
+// hpart.Rebalancer (observe / decide / rebalance of point sets and graphs) and
+// hpart.repartition_points (hpart/rebalance.hpp).
+#include "hpart/rebalance.hpp"
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "python/py_graph.hpp"
+#include "python/py_options.hpp"
+#include "python/py_values.hpp"
 
 namespace hpart::python {
 
-void bind_rebalance(py::module_& /*m*/) {}
+// py_points.cpp: the PointSet over numpy coords / weights / ids, checked into args.
+PointSet point_set(Args& args, const py::object& coords, const py::object& weights, const py::object& ids);
+
+namespace {
+
+// The C++ Rebalancer and the communicator it borrows: the mpi4py object is kept alive with it.
+struct PyRebalancer {
+  PyRebalancer(py::object ref, const Comm& c, Rebalancer&& r) : comm_ref(std::move(ref)), comm(c), rb(std::move(r)) {}
+  py::object comm_ref;
+  Comm comm;
+  Rebalancer rb;
+};
+
+// What a Rebalancer call partitions: a point set (a coords array) or an hpart.Graph.
+struct Objects {
+  PointSet points;
+  const PyGraph* graph = nullptr;
+  std::size_t size = 0;
+};
+
+Objects objects_of(Args& args, const py::object& objects, const py::object& weights, const py::object& ids) {
+  Objects o;
+  if (py::isinstance<PyGraph>(objects)) {
+    o.graph = &objects.cast<const PyGraph&>();
+    o.size = o.graph->g.local_vertices();
+    args.need(weights.is_none() && ids.is_none(),
+              "weights and ids are for point sets; a graph's load is its first vertex weight (vwgt)");
+  } else {
+    o.points = point_set(args, objects, weights, ids);
+    o.size = o.points.size();
+  }
+  return o;
+}
+
+// After the arguments are agreed: every rank passes the same kind of objects (a point set on one
+// rank and a graph on another would enter different collectives).
+void same_kind(const Comm& c, const Objects& o, const char* fn) {
+  std::array<int, 2> k{o.graph ? 1 : 0, o.graph ? -1 : 0};
+  c.max(std::span<int>(k));
+  if (k[0] + k[1] != 0)
+    throw Error(ErrorCode::invalid_argument,
+                std::string(fn) + ": some ranks pass a graph and others a point set: pass the same kind everywhere");
+}
+
+std::span<const part_t> parts_of(Args& args, const py::object& parts, std::size_t n) {
+  const auto s = args.array<part_t>(parts, "parts", 1, 0, true);
+  args.need(parts.is_none() || rows_of(parts) == static_cast<py::ssize_t>(n),
+            "parts has " + std::to_string(rows_of(parts)) + " values for " + std::to_string(n) + " local objects");
+  return s;
+}
+
+// A features argument: float64 (n, nfeatures); nfeatures = 0 for None.
+std::span<const double> features_of(Args& args, const py::object& f, int& nfeatures) {
+  const bool two = py::isinstance<py::array>(f) && py::reinterpret_borrow<py::array>(f).ndim() == 2;
+  nfeatures = two ? static_cast<int>(py::reinterpret_borrow<py::array>(f).shape(1)) : 0;
+  args.need(f.is_none() || two, "features must be a 2-D array (objects, nfeatures)");
+  return two ? args.array<double>(f, "features", 2, nfeatures) : std::span<const double>{};
+}
+
+const char* kOptionsDoc = R"doc(Options of an hpart.Rebalancer (read-only: rb.options).
+
+parts (K), curve, imbalance (the tolerance that triggers and that rebalance reaches), horizon
+(steps the loss is predicted over), smoothing / trend_smoothing (EWMA weights of the load level
+and trend), forgetting (of the least-squares cost model), max_surface_growth (fresh partition
+beyond it), incremental, max_rounds (diffusion rounds), verbose, itr (graphs: ParMETIS's itr).
+)doc";
+
+const char* kRebalancerDoc = R"doc(Feedback-driven dynamic repartitioning of point sets and graphs.
+
+hpart.Rebalancer(parts, *, curve=None, imbalance=None, horizon=None, smoothing=None,
+                 trend_smoothing=None, forgetting=None, max_surface_growth=None, incremental=None,
+                 max_rounds=None, verbose=None, itr=None, comm=None)
+
+Collective over `comm` (default MPI.COMM_WORLD; kept alive by the Rebalancer). Options left None
+keep the C++ defaults (hpart.RebalanceOptions); every rank must pass the same. It measures the
+load (step times and/or per-object costs), predicts it over `horizon` steps, decides when a
+repartition pays, and repartitions incrementally so that little weight moves.
+
+Objects are a point set (coords float64 (n, 2|3), with weights=/ids= as in
+hpart.partition_points; the first weight is the current cost) or an hpart.Graph (its first
+vertex weight is the load). `parts` arguments (int32 per local object) default to the parts of
+the Partition this Rebalancer returned last (valid while the local objects did not change).
+
+Methods: partition(objects, *, weights, ids), observe(*, step_seconds, object_costs, features,
+parts), decide() -> hpart.Decision, rebalance(objects, parts=None, *, weights, ids),
+record_migration_seconds(s), predicted_costs(features), cost_coefficients(); properties stats
+(hpart.RebalanceStats), last_decision, options.
+
+Example
+-------
+>>> rb = hpart.Rebalancer(8, imbalance=0.05)
+>>> p = rb.partition(xyz)                       # then move the objects (hpart.Migration)
+>>> for step in range(100):
+...     t, costs = simulate(p.parts)
+...     rb.observe(step_seconds=t, object_costs=costs)
+...     if rb.decide().rebalance:
+...         p = rb.rebalance(xyz, weights=costs)   # then migrate, and:
+...         rb.record_migration_seconds(t_migrate)
+)doc";
+
+}  // namespace
+
+void bind_rebalance(py::module_& m) {
+  py::enum_<RebalanceKind>(m, "RebalanceKind", "Method of the Rebalancer's last (re)partition.")
+      .value("none", RebalanceKind::none, "no repartition yet")
+      .value("scratch", RebalanceKind::scratch, "from scratch, relabelled to keep most weight in place")
+      .value("shift", RebalanceKind::shift, "curve splitters shifted")
+      .value("diffusion", RebalanceKind::diffusion, "load diffused between neighbouring parts");
+
+  py::class_<RebalanceOptions>(m, "RebalanceOptions", kOptionsDoc)
+      .def_readonly("parts", &RebalanceOptions::parts)
+      .def_readonly("curve", &RebalanceOptions::curve)
+      .def_readonly("imbalance", &RebalanceOptions::imbalance)
+      .def_readonly("horizon", &RebalanceOptions::horizon)
+      .def_readonly("smoothing", &RebalanceOptions::smoothing)
+      .def_readonly("trend_smoothing", &RebalanceOptions::trend_smoothing)
+      .def_readonly("forgetting", &RebalanceOptions::forgetting)
+      .def_readonly("max_surface_growth", &RebalanceOptions::max_surface_growth)
+      .def_readonly("incremental", &RebalanceOptions::incremental)
+      .def_readonly("max_rounds", &RebalanceOptions::max_rounds)
+      .def_readonly("verbose", &RebalanceOptions::verbose)
+      .def_readonly("itr", &RebalanceOptions::itr);
+
+  py::class_<Decision>(m, "Decision", "What Rebalancer.decide() concluded (the same on every rank), and from what.")
+      .def_readonly("rebalance", &Decision::rebalance, "True: rebalance now")
+      .def_readonly("reason", &Decision::reason, "one readable line")
+      .def_readonly("imbalance", &Decision::imbalance, "last observed load imbalance (max / mean - 1)")
+      .def_readonly("predicted_imbalance", &Decision::predicted_imbalance, "at the end of the horizon")
+      .def_readonly("predicted_loss_seconds", &Decision::predicted_loss_seconds,
+                    "predicted sum over the horizon of (max - mean) load")
+      .def_readonly("predicted_gain_seconds", &Decision::predicted_gain_seconds,
+                    "the part of the loss a rebalance now would save")
+      .def_readonly("predicted_cost_seconds", &Decision::predicted_cost_seconds, "repartition + migration")
+      .def_readonly("residual_imbalance", &Decision::residual_imbalance, "imbalance a rebalance is predicted to leave")
+      .def_readonly("steps_since", &Decision::steps_since, "observations since the last (re)partition")
+      .def("__bool__", [](const Decision& d) { return d.rebalance; })
+      .def("__repr__", [](const Decision& d) {
+        return std::string("Decision(rebalance=") + (d.rebalance ? "True" : "False") + ", reason='" + d.reason + "')";
+      });
+
+  py::class_<RebalanceStats>(m, "RebalanceStats", "The Rebalancer's last (re)partition.")
+      .def_readonly("kind", &RebalanceStats::kind, "hpart.RebalanceKind of the last (re)partition")
+      .def_readonly("rounds", &RebalanceStats::rounds, "diffusion rounds of the last rebalance")
+      .def_readonly("rebalances", &RebalanceStats::rebalances, "rebalance() calls so far")
+      .def_readonly("migrated", &RebalanceStats::migrated, "objects whose part changed in the last call")
+      .def_readonly("seconds", &RebalanceStats::seconds, "wall time of the last partition/rebalance")
+      .def_readonly("migration_seconds", &RebalanceStats::migration_seconds)
+      .def_readonly("imbalance", &RebalanceStats::imbalance, "of the last returned partition")
+      .def_readonly("surface", &RebalanceStats::surface, "points: coarse-grid surface estimate; graphs: edge cut")
+      .def_readonly("surface_fresh", &RebalanceStats::surface_fresh, "the same right after the last fresh partition")
+      .def("__repr__", [](const RebalanceStats& s) {
+        return std::string("RebalanceStats(kind=") + to_string(s.kind) + ", rebalances=" + std::to_string(s.rebalances) +
+               ", migrated=" + std::to_string(s.migrated.objects) + ", imbalance=" + std::to_string(s.imbalance) + ")";
+      });
+
+  py::class_<PyRebalancer>(m, "Rebalancer", kRebalancerDoc)
+      .def(py::init([](int parts, const py::object& curve, const py::object& imbalance, const py::object& horizon,
+                       const py::object& smoothing, const py::object& trend_smoothing, const py::object& forgetting,
+                       const py::object& max_surface_growth, const py::object& incremental,
+                       const py::object& max_rounds, const py::object& verbose, const py::object& itr,
+                       const py::object& comm) {
+             const char* fn = "hpart.Rebalancer";
+             const Comm c = comm_of(comm, fn);
+             Args args(fn);
+             RebalanceOptions o;
+             o.parts = parts;
+             if (!curve.is_none()) o.curve = enum_of<Curve>(args, curve, "curve", curve_from_string);
+             set_value(args, imbalance, "imbalance", o.imbalance);
+             set_value(args, horizon, "horizon", o.horizon);
+             set_value(args, smoothing, "smoothing", o.smoothing);
+             set_value(args, trend_smoothing, "trend_smoothing", o.trend_smoothing);
+             set_value(args, forgetting, "forgetting", o.forgetting);
+             set_value(args, max_surface_growth, "max_surface_growth", o.max_surface_growth);
+             set_value(args, incremental, "incremental", o.incremental);
+             set_value(args, max_rounds, "max_rounds", o.max_rounds);
+             set_value(args, verbose, "verbose", o.verbose);
+             set_value(args, itr, "itr", o.itr);
+             args.agreed(c);
+             std::optional<Rebalancer> rb;
+             {
+               py::gil_scoped_release unlocked;
+               rb.emplace(c, o);
+             }
+             py::object ref = comm.is_none() ? py::module_::import("mpi4py.MPI").attr("COMM_WORLD") : comm;
+             return std::make_unique<PyRebalancer>(std::move(ref), c, std::move(*rb));
+           }),
+           py::arg("parts"), py::kw_only(), py::arg("curve") = py::none(), py::arg("imbalance") = py::none(),
+           py::arg("horizon") = py::none(), py::arg("smoothing") = py::none(), py::arg("trend_smoothing") = py::none(),
+           py::arg("forgetting") = py::none(), py::arg("max_surface_growth") = py::none(),
+           py::arg("incremental") = py::none(), py::arg("max_rounds") = py::none(), py::arg("verbose") = py::none(),
+           py::arg("itr") = py::none(), py::arg("comm") = py::none())
+      .def(
+          "partition",
+          [](PyRebalancer& r, const py::object& objects, const py::object& weights, const py::object& ids) {
+            const char* fn = "hpart.Rebalancer.partition";
+            Args args(fn);
+            const Objects o = objects_of(args, objects, weights, ids);
+            args.agreed(r.comm);
+            same_kind(r.comm, o, fn);
+            py::gil_scoped_release unlocked;
+            return o.graph ? r.rb.partition(o.graph->g) : r.rb.partition(o.points);
+          },
+          py::arg("objects"), py::kw_only(), py::arg("weights") = py::none(), py::arg("ids") = py::none(),
+          "Collective: a fresh partition of a point set (coords) or an hpart.Graph; resets the load history.\n"
+          "Returns hpart.Partition.")
+      .def(
+          "observe",
+          [](PyRebalancer& r, const py::object& step_seconds, const py::object& object_costs, const py::object& features,
+             const py::object& parts) {
+            Args args("hpart.Rebalancer.observe");
+            Observation obs;
+            if (!step_seconds.is_none()) {
+              double t = 0.0;
+              set_value(args, step_seconds, "step_seconds", t);
+              obs.step_seconds = t;
+            }
+            obs.object_costs = args.array<double>(object_costs, "object_costs", 1, 0, true);
+            obs.features = features_of(args, features, obs.nfeatures);
+            obs.parts = args.array<part_t>(parts, "parts", 1, 0, true);
+            args.agreed(r.comm);
+            py::gil_scoped_release unlocked;
+            r.rb.observe(obs);
+          },
+          py::kw_only(), py::arg("step_seconds") = py::none(), py::arg("object_costs") = py::none(),
+          py::arg("features") = py::none(), py::arg("parts") = py::none(),
+          R"doc(Collective: feed one step's measurement to the load model (hpart::Observation).
+
+step_seconds : this rank's wall time of the last step (None on every rank, or given on every rank)
+object_costs : float64 (n,), each local object's cost in the last step (with step_seconds only
+    their relative sizes count)
+features : float64 (n, nfeatures), values that explain each object's cost; with step_seconds the
+    Rebalancer fits cost ~ a . features + b (predicted_costs, cost_coefficients)
+parts : int32 (n,), the current part of each local object (default: the last returned parts)
+
+Raises hpart.Error on every rank for NaN/negative values, wrong lengths or part ids.
+)doc")
+      .def(
+          "decide",
+          [](PyRebalancer& r) {
+            Args("hpart.Rebalancer.decide").agreed(r.comm);
+            py::gil_scoped_release unlocked;
+            return r.rb.decide();
+          },
+          "Collective: should the caller rebalance now? An hpart.Decision, identical on every rank: rebalance\n"
+          "when the predicted time saved over the horizon exceeds the predicted repartition + migration cost\n"
+          "and the predicted imbalance exceeds the tolerance.")
+      .def(
+          "rebalance",
+          [](PyRebalancer& r, const py::object& objects, const py::object& parts, const py::object& weights,
+             const py::object& ids) {
+            const char* fn = "hpart.Rebalancer.rebalance";
+            Args args(fn);
+            const Objects o = objects_of(args, objects, weights, ids);
+            const auto p = parts_of(args, parts, o.size);
+            args.agreed(r.comm);
+            same_kind(r.comm, o, fn);
+            py::gil_scoped_release unlocked;
+            return o.graph ? r.rb.rebalance(o.graph->g, p) : r.rb.rebalance(o.points, p);
+          },
+          py::arg("objects"), py::arg("parts") = py::none(), py::kw_only(), py::arg("weights") = py::none(),
+          py::arg("ids") = py::none(),
+          R"doc(Collective: a new partition within the tolerance that moves little weight from `parts`.
+
+objects : coords (with weights = the current cost of each object, ids) or an hpart.Graph (its
+    first vertex weight is the load)
+parts : int32 (n,), current part of each local object (default: the last returned Partition's)
+
+Incremental (diffusion or splitter shift, whichever is predicted to move less; graphs:
+hpart.repartition_graph with a cut watch) or from scratch (relabelled) when the surface grew
+past max_surface_growth, incremental=False or no parts are known. Resets the load history.
+Returns hpart.Partition; stats says how (kind, rounds, migrated).
+)doc")
+      .def(
+          "record_migration_seconds",
+          [](PyRebalancer& r, const py::object& seconds) {
+            Args args("hpart.Rebalancer.record_migration_seconds");
+            double s = 0.0;
+            args.need(!seconds.is_none(), "seconds is required");
+            set_value(args, seconds, "seconds", s);
+            args.agreed(r.comm);
+            py::gil_scoped_release unlocked;
+            r.rb.record_migration_seconds(s);
+          },
+          py::arg("seconds"),
+          "Collective: the measured migration time after a rebalance (max over ranks is taken); feeds the cost "
+          "prediction.")
+      .def(
+          "predicted_costs",
+          [](const PyRebalancer& r, const py::object& features) {
+            Args args("hpart.Rebalancer.predicted_costs");
+            int nf = 0;
+            const auto f = features_of(args, features, nf);
+            const auto coef = r.rb.cost_coefficients();
+            args.need(coef.empty() || static_cast<int>(coef.size()) - 1 == nf,
+                      "features has " + std::to_string(nf) + " columns, the cost model " +
+                          std::to_string(coef.empty() ? 0 : coef.size() - 1));
+            args.local();
+            return to_numpy(r.rb.predicted_costs(f));
+          },
+          py::arg("features"),
+          "Local: a . features + b per object (float64) from the fitted cost model; empty before a fit.")
+      .def(
+          "cost_coefficients", [](const PyRebalancer& r) { return to_numpy(r.rb.cost_coefficients()); },
+          "Local: the fitted coefficients a_0..a_{nfeatures-1}, b (float64; empty before a fit), the same on every rank.")
+      .def_property_readonly("stats", [](const PyRebalancer& r) { return r.rb.stats(); })
+      .def_property_readonly("last_decision", [](const PyRebalancer& r) { return r.rb.last_decision(); })
+      .def_property_readonly("options", [](const PyRebalancer& r) { return r.rb.options(); });
+
+  bind_repartition<Partition>(m, "PointRepartition",
+                              "The result of hpart.repartition_points: an hpart.Partition plus migrated, from_scratch,\n"
+                              "steps (diffusion rounds) and surface_growth.");
+  m.def(
+      "repartition_points",
+      [](const py::object& coords, const py::object& current, int parts, const py::object& weights,
+         const py::object& ids, const py::object& curve, const py::object& imbalance, const py::object& max_rounds,
+         const py::object& comm) {
+        const char* fn = "hpart.repartition_points";
+        const Comm c = comm_of(comm, fn);
+        Args args(fn);
+        const PointSet ps = point_set(args, coords, weights, ids);
+        const auto cur = args.array<part_t>(current, "current");
+        args.need(rows_of(current) == static_cast<py::ssize_t>(ps.size()),
+                  "current has " + std::to_string(rows_of(current)) + " values for " + std::to_string(ps.size()) +
+                      " points");
+        PointRepartOptions opts;
+        opts.parts = parts;
+        if (!curve.is_none()) opts.curve = enum_of<Curve>(args, curve, "curve", curve_from_string);
+        set_value(args, imbalance, "imbalance", opts.imbalance);
+        set_value(args, max_rounds, "max_rounds", opts.max_rounds);
+        args.agreed(c);
+        py::gil_scoped_release unlocked;
+        return repartition_points(c, ps, cur, opts);
+      },
+      py::arg("coords"), py::arg("current"), py::arg("parts"), py::kw_only(), py::arg("weights") = py::none(),
+      py::arg("ids") = py::none(), py::arg("curve") = py::none(), py::arg("imbalance") = py::none(),
+      py::arg("max_rounds") = py::none(), py::arg("comm") = py::none(),
+      R"doc(Repartition a point set whose weights changed, from its current parts, moving little.
+
+The Rebalancer's rebalance() for one event, without its load history: load diffuses between
+neighbouring parts, moving the points nearest the receiving part, until the first weight is
+within `imbalance`; failing that in max_rounds, a fresh curve partition relabelled to keep the
+most weight in place (from_scratch).
+
+Parameters
+----------
+coords : float64 (n, 2) or (n, 3); weights : float64 (n,) or (n, ncon); ids : int64 (n,)
+current : int32 (n,), the current part of each local point, in [0, parts)
+parts : int, K >= 1
+curve : "hilbert" (default) or "morton" (of a fresh partition)
+imbalance : max part weight / mean - 1 to reach (default 0.02)
+max_rounds : diffusion rounds before the fresh partition (default 8)
+comm : mpi4py.MPI.Comm, optional
+
+Returns
+-------
+hpart.PointRepartition: parts, metrics, .migrated (objects, weight), .from_scratch, .steps
+
+Example
+-------
+>>> p = hpart.partition_points(xyz, 8)
+>>> r = hpart.repartition_points(xyz, p.parts, 8, weights=new_costs)
+>>> r.migrated.objects, r.metrics.imbalance
+)doc");
+}
 
 }  // namespace hpart::python
