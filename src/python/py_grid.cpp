@@ -18,7 +18,7 @@ Cell cell_of(Args& args, const py::handle& v, int dim, const char* name) {
     args.need(false, std::string(name) + " has " + std::to_string(s.size()) + " values, expected " + std::to_string(dim));
     return c;
   }
-  for (int d = 0; d < dim; ++d) c[static_cast<std::size_t>(d)] = s[static_cast<std::size_t>(d)].cast<std::int64_t>();
+  for (int d = 0; d < dim; ++d) c[static_cast<std::size_t>(d)] = number_of<std::int64_t>(args, s[static_cast<std::size_t>(d)], name);
   return c;
 }
 
@@ -178,12 +178,12 @@ Example
 
 std::array<int, 3> shape_of(Args& args, const py::object& v) {
   std::array<int, 3> s{0, 0, 0};
-  if (!py::isinstance<py::sequence>(v) || py::len(v) > 3) {
+  if (!py::isinstance<py::sequence>(v) || py::isinstance<py::str>(v) || py::len(v) > 3) {
     args.need(false, "shape must be a sequence of up to 3 ints (parts per dimension)");
     return s;
   }
   const auto seq = py::reinterpret_borrow<py::sequence>(v);
-  for (std::size_t d = 0; d < seq.size(); ++d) s[d] = seq[d].cast<int>();
+  for (std::size_t d = 0; d < seq.size(); ++d) s[d] = number_of<int>(args, seq[d], "shape");
   return s;
 }
 
@@ -264,7 +264,7 @@ void bind_grid(py::module_& m) {
         opts.parts = parts;
         if (!method.is_none()) opts.method = enum_of<GridMethod>(args, method, "method", grid_method_from_string);
         if (!curve.is_none()) opts.curve = enum_of<Curve>(args, curve, "curve", curve_from_string);
-        if (!imbalance.is_none()) opts.imbalance = imbalance.cast<double>();
+        if (!imbalance.is_none()) opts.imbalance = number_of<double>(args, imbalance, "imbalance");
         if (!shape.is_none()) opts.shape = shape_of(args, shape);
         opts.target_sizes = args.array<double>(target_sizes, "target_sizes", 1, 0, true);
         args.agreed(c);
@@ -317,8 +317,8 @@ Example
         const Grid g = pg ? grid_of(args, *pg) : Grid{};
         const GridPartition* prev = bound_of<GridPartition>(args, previous, "previous", "hpart.GridPartition");
         GridRepartOptions opts;
-        opts.parts = parts.is_none() ? (prev ? prev->num_parts : 1) : parts.cast<int>();
-        if (!imbalance.is_none()) opts.imbalance = imbalance.cast<double>();
+        opts.parts = parts.is_none() ? (prev ? prev->num_parts : 1) : number_of<int>(args, parts, "parts");
+        if (!imbalance.is_none()) opts.imbalance = number_of<double>(args, imbalance, "imbalance");
         args.agreed(c);
         py::gil_scoped_release unlocked;
         return repartition_grid(c, g, *prev, opts);

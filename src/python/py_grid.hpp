@@ -4,6 +4,8 @@
 // point partitioner (py_points.cpp).
 #include <array>
 #include <cstdint>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "hpart/box.hpp"
@@ -42,6 +44,19 @@ const T* bound_of(Args& args, const py::handle& v, const char* name, const char*
   args.need(false, std::string(name) + " must be an " + type_name + ", got " +
                        py::str(py::type::of(v).attr("__name__")).cast<std::string>());
   return nullptr;
+}
+
+// A Python number as T (int: no float accepted), or a recorded problem (T{}): a wrong type on one
+// rank is then every rank's hpart.Error, never a local TypeError that leaves the others waiting.
+template <class T>
+T number_of(Args& args, const py::handle& v, const char* name) {
+  try {
+    return v.cast<T>();
+  } catch (const py::cast_error&) {
+    args.need(false, std::string(name) + " must be " + (std::is_integral_v<T> ? "an int" : "a number") + ", got " +
+                         py::str(py::type::of(v).attr("__name__")).cast<std::string>());
+    return T{};
+  }
 }
 
 // Boxes as a Python list of hpart.Box (copies: a few per part).

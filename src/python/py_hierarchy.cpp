@@ -125,7 +125,7 @@ Example
           opts.node_method = enum_of<GridMethod>(args, node_method, "node_method", grid_method_from_string);
         if (!rank_method.is_none())
           opts.rank_method = enum_of<GridMethod>(args, rank_method, "rank_method", grid_method_from_string);
-        if (!imbalance.is_none()) opts.imbalance = imbalance.cast<double>();
+        if (!imbalance.is_none()) opts.imbalance = number_of<double>(args, imbalance, "imbalance");
         args.agreed(c);
         py::gil_scoped_release unlocked;
         const Topology t = given ? *given : detect_topology(c);
@@ -176,7 +176,7 @@ Example
         opts.parts = parts;
         if (!node_curve.is_none()) opts.node_curve = enum_of<Curve>(args, node_curve, "node_curve", curve_from_string);
         if (!rank_curve.is_none()) opts.rank_curve = enum_of<Curve>(args, rank_curve, "rank_curve", curve_from_string);
-        if (!imbalance.is_none()) opts.imbalance = imbalance.cast<double>();
+        if (!imbalance.is_none()) opts.imbalance = number_of<double>(args, imbalance, "imbalance");
         args.agreed(c);
         py::gil_scoped_release unlocked;
         const Topology t = given ? *given : detect_topology(c);

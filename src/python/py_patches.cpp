@@ -74,7 +74,7 @@ void bind_patches(py::module_& m) {
         opts.parts = parts;
         if (!method.is_none()) opts.method = enum_of<PatchMethod>(args, method, "method", patch_method_from_string);
         if (!curve.is_none()) opts.curve = enum_of<Curve>(args, curve, "curve", curve_from_string);
-        if (!imbalance.is_none()) opts.imbalance = imbalance.cast<double>();
+        if (!imbalance.is_none()) opts.imbalance = number_of<double>(args, imbalance, "imbalance");
         args.agreed(c);
         py::gil_scoped_release unlocked;
         return partition_patches(c, pl.list, opts);
@@ -122,7 +122,7 @@ Example
                       std::to_string(pl.boxes.size()) + " patches");
         PatchRepartOptions opts;
         opts.parts = parts;
-        if (!imbalance.is_none()) opts.imbalance = imbalance.cast<double>();
+        if (!imbalance.is_none()) opts.imbalance = number_of<double>(args, imbalance, "imbalance");
         args.agreed(c);
         py::gil_scoped_release unlocked;
         return repartition_patches(c, pl.list, cur, opts);
