@@ -3,6 +3,9 @@
 // layout of the /boxes datasets hpart writes), turned into the C++ boxes (56 bytes a patch).
 #include "hpart/patches.hpp"
 
+#include <algorithm>
+#include <string>
+
 #include "py_grid.hpp"
 #include "py_options.hpp"
 
@@ -43,6 +46,13 @@ void patch_list(Args& args, Patches& out, const py::object& boxes, const py::obj
             "cost has " + std::to_string(rows_of(cost)) + " values for " + std::to_string(n) + " patches");
 }
 
+// The library's names are "sfc-swap" (the CLI's); the Python enum value is sfc_swap: both work.
+PatchMethod patch_method_of(const char* name) {
+  std::string s(name);
+  std::replace(s.begin(), s.end(), '_', '-');
+  return patch_method_from_string(s.c_str());
+}
+
 constexpr const char* kPatchParams = R"doc(boxes : int64 (n, 2 dim): this rank's patches as rows lo_x, lo_y[, lo_z], hi_x, hi_y[, hi_z]
         (inclusive; non-empty, inside the domain, disjoint over all ranks)
 extent : the level's index domain, (nx, ny) or (nx, ny, nz)
@@ -72,7 +82,7 @@ void bind_patches(py::module_& m) {
         patch_list(args, pl, boxes, extent, cost);
         PatchOptions opts = preset.is_none() ? PatchOptions{} : PatchOptions::preset(preset_of(args, preset), parts);
         opts.parts = parts;
-        if (!method.is_none()) opts.method = enum_of<PatchMethod>(args, method, "method", patch_method_from_string);
+        if (!method.is_none()) opts.method = enum_of<PatchMethod>(args, method, "method", patch_method_of);
         if (!curve.is_none()) opts.curve = enum_of<Curve>(args, curve, "curve", curve_from_string);
         if (!imbalance.is_none()) opts.imbalance = number_of<double>(args, imbalance, "imbalance");
         args.agreed(c);
@@ -91,7 +101,7 @@ Parameters
 ----------
 )doc") + kPatchParams + R"doc(
 parts : int, K >= 1
-method : "sfc_swap" (default), "sfc" or "knapsack", or hpart.PatchMethod
+method : "sfc_swap" (default; also "sfc-swap"), "sfc" or "knapsack", or hpart.PatchMethod
 curve : sfc methods: "hilbert" (default) or "morton"
 imbalance : swap refinement stops within this of the mean (default 0.001; 0: to the end)
 preset : "fast", "standard" or "strong"
