@@ -1,12 +1,12 @@
 // hpart.Topology, hpart.detect_topology and the node-then-rank partitioners of grids and points
-// (hpart/topology.hpp, hpart/hierarchy.hpp). The graph hierarchy needs the graph bindings'
-// Graph and is not bound here.
+// and graphs (hpart/topology.hpp, hpart/hierarchy.hpp); graphs are the graph bindings' hpart.Graph.
 #include "hpart/hierarchy.hpp"
 
 #include <algorithm>
 #include <cstring>
 
 #include "hpart/topology.hpp"
+#include "py_graph.hpp"
 #include "py_grid.hpp"
 #include "py_options.hpp"
 
@@ -21,6 +21,13 @@ NodeCut node_cut_from_string(const char* name) {
   if (std::strcmp(name, "graph") == 0) return NodeCut::graph;
   throw Error(ErrorCode::invalid_argument,
               std::string("unknown node cut '") + name + "' (expected staircase, boxes or graph)");
+}
+
+// As the graph bindings parse GraphMethod: the enum's "geometric_refine" and the library's
+// "geometric+refine" both.
+GraphMethod graph_method_of(const char* name) {
+  const std::string s = name;
+  return graph_method_from_string(s == "geometric_refine" ? "geometric+refine" : name);
 }
 
 // The topology argument: an hpart.Topology, or None (detected after the arguments are agreed:
@@ -212,6 +219,56 @@ Example
 >>> xyz = np.random.default_rng(MPI.COMM_WORLD.rank).random((1000, 3))
 >>> p = hpart.partition_points_hierarchical(xyz, parts=8, topology=hpart.detect_topology("2x2"))
 >>> p.owner_of_part
+)doc");
+  m.def(
+      "partition_graph_hierarchical",
+      [](const py::object& graph, int parts, const py::object& topology, const py::object& node_method,
+         const py::object& rank_method, const py::object& imbalance, const py::object& seed, const py::object& comm) {
+        const char* fn = "hpart.partition_graph_hierarchical";
+        const Comm c = comm_of(comm, fn);
+        Args args(fn);
+        const PyGraph* g = graph_of(args, graph);
+        const Topology* given = topology_arg(args, topology);
+        HierGraphOptions opts;
+        opts.parts = parts;
+        if (!node_method.is_none())
+          opts.node_method = enum_of<GraphMethod>(args, node_method, "node_method", graph_method_of);
+        if (!rank_method.is_none())
+          opts.rank_method = enum_of<GraphMethod>(args, rank_method, "rank_method", graph_method_of);
+        if (!imbalance.is_none()) opts.imbalance = number_of<double>(args, imbalance, "imbalance");
+        if (!seed.is_none()) opts.seed = number_of<int>(args, seed, "seed");
+        args.agreed(c);
+        py::gil_scoped_release unlocked;
+        const Topology t = given ? *given : detect_topology(c);
+        return partition_graph_hierarchical(c, g->g, t, opts);
+      },
+      py::arg("graph"), py::arg("parts") = 0, py::kw_only(), py::arg("topology") = py::none(),
+      py::arg("node_method") = py::none(), py::arg("rank_method") = py::none(), py::arg("imbalance") = py::none(),
+      py::arg("seed") = py::none(), py::arg("comm") = py::none(),
+      R"doc(Partition a graph among nodes (node_method), then each node's induced subgraph among its parts.
+
+Collective; all ranks take part with the vertices they hold. The tolerance is split between the
+levels so that the final parts meet `imbalance` (reported in .metrics.within_tolerance).
+
+Parameters
+----------
+graph : hpart.Graph
+parts : int, total parts (default 0: one per rank)
+topology : hpart.Topology, optional (default hpart.detect_topology(comm=comm))
+node_method, rank_method : "graph" (default), "metis" or "geometric_refine", or hpart.GraphMethod
+imbalance : of the final parts, every constraint (default 0.03)
+seed : both levels' seed (default 1)
+comm : mpi4py.MPI.Comm, optional
+
+Returns
+-------
+hpart.HierPartition: a Partition of the local vertices plus .node_of_part, .owner_of_part
+
+Example
+-------
+>>> g = hpart.read_graph_metis("mesh.graph")
+>>> h = hpart.partition_graph_hierarchical(g, parts=16, topology=hpart.detect_topology("2x2"))
+>>> h.node_of_part, hpart.graph_metrics(g, h.parts, 16).edge_cut
 )doc");
   m.def(
       "thread_chunks",

@@ -161,3 +161,24 @@ def test_bad_point_input_on_one_rank(bad, match):
     if COMM.rank == COMM.size - 1:
         args.update(bad)
     every_rank_raises(lambda: hpart.partition_points_hierarchical(**args), match, COMM)
+
+
+def test_graph_hierarchy(shared_dir):
+    g = hpart.read_graph_metis(f"{shared_dir}/data/graphs/3elt.graph")
+    t = emulated()
+    parts = 2 * COMM.size
+    h = hpart.partition_graph_hierarchical(g, parts, topology=t, imbalance=0.05)
+    assert isinstance(h, hpart.HierPartition) and len(h.parts) == len(g)
+    check_levels(h, t, parts)
+    counts = np.bincount(h.parts, minlength=parts)
+    COMM.Allreduce(MPI.IN_PLACE, counts)
+    assert counts.sum() == g.global_vertices and (counts == h.part_sizes).all()
+    assert h.metrics.within_tolerance and h.metrics.imbalance[0] <= 0.05 + 1e-12
+    # The node level cuts fewer edges than the whole partition (nodes group whole parts).
+    node = np.array(h.node_of_part, dtype=np.int32)[h.parts]
+    assert hpart.graph_metrics(g, node, t.nodes).edge_cut <= hpart.graph_metrics(g, h.parts, parts).edge_cut
+
+
+def test_bad_graph_hierarchy_input_on_one_rank():
+    g = None if COMM.rank == COMM.size - 1 else "graph"
+    every_rank_raises(lambda: hpart.partition_graph_hierarchical(g, topology=emulated()), "graph must be an hpart.Graph", COMM)
