@@ -41,6 +41,9 @@ def test_text_points_and_parts_equal_the_cpp_program():
         assert isinstance(f, hpart.PointFile) and f.global_count == 5000 and f.dim == 2
         assert f.coords.shape == (len(f), 2) and f.ids.dtype == np.int64
         assert (gathered(f.ids) == np.arange(5000)).all()  # rank order = file order
+        # Views of the PointFile's memory, not copies.
+        assert f.coords.__array_interface__["data"][0] == f.coords.__array_interface__["data"][0]
+        assert not f.coords.flags.owndata and f.coords.base is not None
         p = hpart.partition_points(f.coords, 7, weights=f.weights, ids=f.ids)
         cli_parts = np.loadtxt(ref, dtype=np.int32)
         assert (p.parts == cli_parts[f.ids]).all()
