@@ -35,7 +35,7 @@ class _Redistribute(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, _anchor, src, dst, dtype, device):
         plan = _plan(src, dst, dtype)
-        ctx.plan, ctx.src, ctx.dtype, ctx.device = plan, src, dtype, device
+        ctx.plan, ctx.src, ctx.dtype, ctx.device, ctx.has_x = plan, src, dtype, device, x is not None
         xin = _host(x) if x is not None else torch.empty(src.local_shape, dtype=dtype)
         y = torch.empty(dst.local_shape, dtype=dtype)
         plan.forward(xin.data_ptr(), y.data_ptr())
@@ -46,7 +46,9 @@ class _Redistribute(torch.autograd.Function):
     def backward(ctx, g):
         gy = _host(g).contiguous()
         gx = torch.empty(ctx.src.local_shape, dtype=ctx.dtype)
-        ctx.plan.adjoint(gy.data_ptr(), gx.data_ptr())
+        ctx.plan.adjoint(gy.data_ptr(), gx.data_ptr())  # collective: runs even where x was None
+        if not ctx.has_x:
+            return None, None, None, None, None, None
         return (gx if ctx.device.type == "cpu" else gx.to(ctx.device)), None, None, None, None, None
 
 
@@ -95,9 +97,8 @@ def scatter(t, layout, root=0):
     (layout.local_shape). Collective. Other ranks may pass None (their t is ignored). Backward:
     the gradients of the shards gathered into t's gradient on root."""
     src = layout._on_rank(int(root)) if isinstance(layout, Layout) else layout
-    if isinstance(layout, Layout) and layout.rank != int(root):
-        t = None
-    return _run("hpart.torch.scatter", t, src, layout, x_needed=False)
+    on_root = isinstance(layout, Layout) and layout.rank == int(root)
+    return _run("hpart.torch.scatter", t if on_root else None, src, layout, x_needed=on_root)
 
 
 def gather(x, layout, root=None):
