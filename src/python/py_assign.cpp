@@ -2,8 +2,8 @@
 // local (no communication) and release the GIL for batches.
 #include "hpart/assign.hpp"
 
-#include "py_grid.hpp"
-#include "py_options.hpp"
+#include "python/py_grid.hpp"
+#include "python/py_options.hpp"
 
 namespace hpart::python {
 
@@ -40,13 +40,18 @@ py::array_t<part_t> assign_parts(const PartitionMap& map, const py::object& coor
   return to_numpy(std::move(parts));
 }
 
-}  // namespace
+// What map_of's partition argument is (the most derived class first); agreed across ranks.
+enum class MapArg { bad, points, hier_points, grid, hier_grid };
 
-void bind_assign(py::module_& m) {
-  py::enum_<MapKind>(m, "MapKind", "What a PartitionMap describes.")
-      .value("points", MapKind::points, "curve ranges of one curve (partition_points)")
-      .value("grid", MapKind::grid, "a grid partition's locator")
-      .value("hierarchical_points", MapKind::hierarchical_points, "node-level curve ranges, then each node's");
+MapArg map_arg_of(const py::handle& partition) {
+  if (py::isinstance<HierGridPartition>(partition)) return MapArg::hier_grid;
+  if (py::isinstance<GridPartition>(partition)) return MapArg::grid;
+  if (py::isinstance<HierPartition>(partition)) return MapArg::hier_points;
+  if (py::isinstance<Partition>(partition)) return MapArg::points;
+  return MapArg::bad;
+}
+
+void bind_map_class(py::module_& m) {
   py::class_<PartitionMap>(m, "PartitionMap", R"doc(A compact descriptor of a partition (hpart::PartitionMap), O(K) memory and the same on
 every rank, that answers "which part (rank) owns this coordinate" and "which parts meet this box"
 without communication (cf. Zoltan's LB_Point_Assign / LB_Box_Assign).
@@ -73,7 +78,11 @@ Example
           "part_of",
           [](const PartitionMap& map, const py::object& x, const py::object& id) {
             const auto c = coord_of(map, x, "x");
-            return id.is_none() ? map.part_of(c) : map.part_of(c, id.cast<gid_t>());
+            if (id.is_none()) return map.part_of(c);
+            Args args("hpart.PartitionMap.part_of");
+            const auto i = value_of<gid_t>(args, id, "id");
+            args.local();
+            return map.part_of(c, i);
           },
           py::arg("x"), py::arg("id") = py::none(),
           "The part owning coordinate x (dim floats). With the object's global id: exact for every object the\n"
@@ -138,7 +147,9 @@ Example
         return "PartitionMap(kind=" + std::string(to_string(map.kind())) + ", dim=" + std::to_string(map.dim()) +
                ", num_parts=" + std::to_string(map.num_parts()) + ", num_ranks=" + std::to_string(map.num_ranks()) + ")";
       });
+}
 
+void def_map_of(py::module_& m) {
   m.def(
       "map_of",
       [](const py::object& partition, const py::object& coords, const py::object& ids, const py::object& curve,
@@ -148,40 +159,36 @@ Example
         const Comm c = comm_of(comm, fn);
         Args args(fn);
         const auto owners = args.array<int>(owner_of_part, "owner_of_part", 1, 0, true);
-        // The kind of map follows the partition's class (the most derived first).
-        if (py::isinstance<GridPartition>(partition)) {
-          const PyGrid* pg = bound_of<PyGrid>(args, grid, "grid (needed for a grid partition)", "hpart.Grid");
-          const Grid g = pg ? grid_of(args, *pg) : Grid{};
-          const auto* hier = py::isinstance<HierGridPartition>(partition) ? &partition.cast<const HierGridPartition&>() : nullptr;
-          args.need(!hier || owner_of_part.is_none(), "owner_of_part: a hierarchical partition has its own");
-          const auto& p = partition.cast<const GridPartition&>();
-          args.agreed(c);
-          py::gil_scoped_release unlocked;
-          return hier ? map_of(c, g, *hier) : map_of(c, g, p, owners);
-        }
-        args.need(py::isinstance<Partition>(partition),
-                  "partition must be an hpart.Partition (of points or a grid), got " +
-                      py::str(py::type::of(partition).attr("__name__")).cast<std::string>());
-        args.need(!coords.is_none(), "coords (the partitioned points) are needed for a point partition");
-        const PointSet ps = point_set(args, coords, py::none(), ids);
-        if (py::isinstance<HierPartition>(partition)) {
-          HierPointOptions opts;
-          const auto& p = partition.cast<const HierPartition&>();
-          opts.parts = p.num_parts;
-          if (!node_curve.is_none()) opts.node_curve = enum_of<Curve>(args, node_curve, "node_curve", curve_from_string);
-          if (!rank_curve.is_none()) opts.rank_curve = enum_of<Curve>(args, rank_curve, "rank_curve", curve_from_string);
-          args.need(owner_of_part.is_none(), "owner_of_part: a hierarchical partition has its own");
-          args.agreed(c);
-          py::gil_scoped_release unlocked;
-          return map_of(c, ps, opts, p);
-        }
-        PointOptions opts;
-        const Partition* p = py::isinstance<Partition>(partition) ? &partition.cast<const Partition&>() : nullptr;
-        opts.parts = p ? p->num_parts : 1;
-        if (!curve.is_none()) opts.curve = enum_of<Curve>(args, curve, "curve", curve_from_string);
+        const MapArg kind = map_arg_of(partition);
+        const bool on_grid = kind == MapArg::grid || kind == MapArg::hier_grid;
+        const bool hier = kind == MapArg::hier_grid || kind == MapArg::hier_points;
+        args.need(kind != MapArg::bad,
+                  "partition must be an hpart.Partition (of points or a grid), got " + type_name(partition));
+        args.need(!hier || owner_of_part.is_none(), "owner_of_part: a hierarchical partition has its own");
+        const Grid g = on_grid ? grid_arg(args, grid, "grid (needed for a grid partition)") : Grid{};
+        args.need(on_grid || !coords.is_none(), "coords (the partitioned points) are needed for a point partition");
+        const PointSet ps = on_grid || coords.is_none() ? PointSet{} : point_set(args, coords, py::none(), ids);
+        PointOptions flat;
+        HierPointOptions two_level;
+        set_enum(args, curve, "curve", flat.curve, curve_from_string);
+        set_enum(args, node_curve, "node_curve", two_level.node_curve, curve_from_string);
+        set_enum(args, rank_curve, "rank_curve", two_level.rank_curve, curve_from_string);
         args.agreed(c);
+        // Each kind runs its own collectives: a grid partition on one rank and a point partition
+        // on another would wait in different ones.
+        if (!same_everywhere(c, static_cast<long long>(kind)))
+          throw Error(ErrorCode::invalid_argument,
+                      std::string(fn) + ": the ranks pass partitions of different kinds (points, hierarchical points, "
+                                        "grid, hierarchical grid): pass the same kind on every rank");
+        const auto& p = partition.cast<const Partition&>();
+        flat.parts = two_level.parts = p.num_parts;
         py::gil_scoped_release unlocked;
-        return map_of(c, ps, opts, *p, owners);
+        switch (kind) {
+          case MapArg::hier_grid: return map_of(c, g, partition.cast<const HierGridPartition&>());
+          case MapArg::grid: return map_of(c, g, partition.cast<const GridPartition&>(), owners);
+          case MapArg::hier_points: return map_of(c, ps, two_level, partition.cast<const HierPartition&>());
+          default: return map_of(c, ps, flat, p, owners);
+        }
       },
       py::arg("partition"), py::kw_only(), py::arg("coords") = py::none(), py::arg("ids") = py::none(),
       py::arg("curve") = py::none(), py::arg("node_curve") = py::none(), py::arg("rank_curve") = py::none(),
@@ -212,6 +219,17 @@ Example
 >>> m = hpart.map_of(p, coords=xyz, curve="morton")
 >>> (m.assign(xyz) == p.parts).all()
 )doc");
+}
+
+}  // namespace
+
+void bind_assign(py::module_& m) {
+  py::enum_<MapKind>(m, "MapKind", "What a PartitionMap describes.")
+      .value("points", MapKind::points, "curve ranges of one curve (partition_points)")
+      .value("grid", MapKind::grid, "a grid partition's locator")
+      .value("hierarchical_points", MapKind::hierarchical_points, "node-level curve ranges, then each node's");
+  bind_map_class(m);
+  def_map_of(m);
 }
 
 }  // namespace hpart::python

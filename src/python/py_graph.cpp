@@ -38,12 +38,6 @@ py::object view(std::span<const T> s, const py::handle& owner, py::ssize_t cols 
   return a;
 }
 
-// "geometric_refine" (the Python enum's name) and the library's "geometric+refine" both parse.
-GraphMethod method_from_name(const char* name) {
-  const std::string s = name;
-  return graph_method_from_string(s == "geometric_refine" ? "geometric+refine" : name);
-}
-
 std::span<const part_t> parts_arg(Args& args, const py::object& parts, const char* name, const PyGraph* g) {
   const auto s = args.array<part_t>(parts, name);
   if (g != nullptr)
@@ -53,8 +47,6 @@ std::span<const part_t> parts_arg(Args& args, const py::object& parts, const cha
   return s;
 }
 
-std::string path_of(const py::object& path) { return py::str(py::module_::import("os").attr("fspath")(path)); }
-
 template <class Read>
 void def_reader(py::module_& m, const char* name, Read read, const char* doc) {
   m.def(
@@ -62,7 +54,9 @@ void def_reader(py::module_& m, const char* name, Read read, const char* doc) {
       [read, name](const py::object& path, const py::object& comm) {
         const std::string fn = std::string("hpart.") + name;
         const Comm c = comm_of(comm, fn.c_str());
-        const std::string p = path_of(path);
+        Args args(fn.c_str());
+        const std::string p = path_of(args, path);
+        args.agreed(c);
         GraphFile f;
         {
           py::gil_scoped_release unlocked;
@@ -75,6 +69,11 @@ void def_reader(py::module_& m, const char* name, Read read, const char* doc) {
 
 }  // namespace
 
+GraphMethod graph_method_of(const char* name) {
+  const std::string s = name;
+  return graph_method_from_string(s == "geometric_refine" ? "geometric+refine" : name);
+}
+
 std::unique_ptr<PyGraphFile> graph_file(GraphFile&& file) {
   auto pg = std::make_unique<PyGraphFile>();
   pg->owned = std::move(file);
@@ -85,11 +84,13 @@ std::unique_ptr<PyGraphFile> graph_file(GraphFile&& file) {
 const PyGraph* graph_of(Args& args, const py::object& graph, const char* name) {
   if (py::isinstance<PyGraph>(graph)) return &graph.cast<const PyGraph&>();
   args.need(false, std::string(name) + " must be an hpart.Graph (hpart.Graph(vtxdist, xadj, adjncy, ...) or a reader's), got " +
-                       py::str(py::type::of(graph).attr("__name__")).cast<std::string>());
+                       type_name(graph));
   return nullptr;
 }
 
-void bind_graph(py::module_& m) {
+namespace {
+
+void bind_graph_class(py::module_& m) {
   py::enum_<GraphMethod>(m, "GraphMethod", "Method of hpart.partition_graph.")
       .value("graph", GraphMethod::graph, "hpart's own multilevel partitioner (default)")
       .value("metis", GraphMethod::metis, "METIS_PartGraphKway on the graph gathered to rank 0")
@@ -181,6 +182,9 @@ Example
                ", global vertices=" + std::to_string(s.g.vtxdist.empty() ? 0 : s.g.vtxdist.back()) +
                ", local adjacency entries=" + std::to_string(s.g.adjncy.size()) + ", ncon=" + std::to_string(s.g.ncon) + ")";
       });
+}
+
+void bind_graph_readers(py::module_& m) {
   py::class_<PyGraphFile, PyGraph>(m, "GraphFile",
                                    "An hpart.Graph read from a file: this rank's block [N r / R, N (r+1) / R) of the\n"
                                    "vertices, its arrays owned by the object and read as numpy views (no copy).")
@@ -239,7 +243,9 @@ Example
 -------
 >>> hpart.validate_graph(hpart.Graph(vtxdist, xadj, adjncy))
 )doc");
+}
 
+void def_partition_graph(py::module_& m) {
   py::class_<GraphPartition, Partition>(m, "GraphPartition",
                                         "An hpart.Partition of the local vertices plus its cut (hpart.GraphMetrics).")
       .def_readonly("cut", &GraphPartition::cut, "edge cut, communication volume, boundary vertices (global)");
@@ -249,15 +255,15 @@ Example
 
   m.def(
       "partition_graph",
-      [](const py::object& graph, int parts, const py::object& method, const py::object& imbalance,
+      [](const py::object& graph, const py::object& parts, const py::object& method, const py::object& imbalance,
          const py::object& seed, const py::object& target_sizes, const py::object& comm) {
         const char* fn = "hpart.partition_graph";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
         const PyGraph* g = graph_of(args, graph);
         GraphOptions opts;
-        opts.parts = parts;
-        if (!method.is_none()) opts.method = enum_of<GraphMethod>(args, method, "method", method_from_name);
+        opts.parts = value_of<int>(args, parts, "parts");
+        set_enum(args, method, "method", opts.method, graph_method_of);
         set_value(args, imbalance, "imbalance", opts.imbalance);
         set_value(args, seed, "seed", opts.seed);
         opts.target_sizes = args.array<double>(target_sizes, "target_sizes", 1, 0, true);
@@ -297,10 +303,12 @@ Example
 >>> p = hpart.partition_graph(g, 16, imbalance=0.03)
 >>> p.cut.edge_cut, p.metrics.imbalance
 )doc");
+}
 
+void def_repartition_graph(py::module_& m) {
   m.def(
       "repartition_graph",
-      [](const py::object& graph, const py::object& current, int parts, const py::object& imbalance,
+      [](const py::object& graph, const py::object& current, const py::object& parts, const py::object& imbalance,
          const py::object& itr, const py::object& max_rounds, const py::object& refine_passes,
          const py::object& reference_cut, const py::object& max_surface_growth, const py::object& migration_sizes,
          const py::object& comm) {
@@ -310,7 +318,7 @@ Example
         const PyGraph* g = graph_of(args, graph);
         const auto cur = parts_arg(args, current, "current", g);
         GraphRepartOptions opts;
-        opts.parts = parts;
+        opts.parts = value_of<int>(args, parts, "parts");
         set_value(args, imbalance, "imbalance", opts.imbalance);
         set_value(args, itr, "itr", opts.itr);
         set_value(args, max_rounds, "max_rounds", opts.max_rounds);
@@ -360,15 +368,16 @@ Example
 
   m.def(
       "graph_metrics",
-      [](const py::object& graph, const py::object& parts, int num_parts, const py::object& comm) {
+      [](const py::object& graph, const py::object& parts, const py::object& num_parts, const py::object& comm) {
         const char* fn = "hpart.graph_metrics";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
         const PyGraph* g = graph_of(args, graph);
         const auto p = parts_arg(args, parts, "parts", g);
+        const int k = value_of<int>(args, num_parts, "num_parts");
         args.agreed(c);
         py::gil_scoped_release unlocked;
-        return graph_metrics(c, g->g, p, num_parts);
+        return graph_metrics(c, g->g, p, k);
       },
       py::arg("graph"), py::arg("parts"), py::arg("num_parts"), py::kw_only(), py::arg("comm") = py::none(),
       R"doc(Edge cut, communication volume and boundary vertices of a graph partition (collective).
@@ -382,6 +391,15 @@ Example
 >>> m.edge_cut == p.cut.edge_cut
 True
 )doc");
+}
+
+}  // namespace
+
+void bind_graph(py::module_& m) {
+  bind_graph_class(m);
+  bind_graph_readers(m);
+  def_partition_graph(m);
+  def_repartition_graph(m);
 }
 
 }  // namespace hpart::python

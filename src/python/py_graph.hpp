@@ -26,6 +26,10 @@ struct PyGraphFile : PyGraph {};
 // A graph owning `file` (moved, no copy of its arrays).
 std::unique_ptr<PyGraphFile> graph_file(GraphFile&& file);
 
+// A GraphMethod name: the Python enum's "geometric_refine" and the library's "geometric+refine"
+// both (hpart::Error for another name, as graph_method_from_string).
+GraphMethod graph_method_of(const char* name);
+
 // The hpart.Graph argument `name`, or nullptr after recording a problem in args.
 const PyGraph* graph_of(Args& args, const py::object& graph, const char* name = "graph");
 

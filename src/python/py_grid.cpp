@@ -2,8 +2,8 @@
 // (hpart/box.hpp, hpart/grid.hpp).
 #include "hpart/grid.hpp"
 
-#include "py_grid.hpp"
-#include "py_options.hpp"
+#include "python/py_grid.hpp"
+#include "python/py_options.hpp"
 
 namespace hpart::python {
 
@@ -18,7 +18,7 @@ Cell cell_of(Args& args, const py::handle& v, int dim, const char* name) {
     args.need(false, std::string(name) + " has " + std::to_string(s.size()) + " values, expected " + std::to_string(dim));
     return c;
   }
-  for (int d = 0; d < dim; ++d) c[static_cast<std::size_t>(d)] = number_of<std::int64_t>(args, s[static_cast<std::size_t>(d)], name);
+  for (int d = 0; d < dim; ++d) c[static_cast<std::size_t>(d)] = value_of<std::int64_t>(args, s[static_cast<std::size_t>(d)], name);
   return c;
 }
 
@@ -44,6 +44,11 @@ Grid grid_of(Args& args, const PyGrid& g) {
                         ", expected the local box's (z, y, x) extents or local.volume() values");
   }
   return grid;
+}
+
+Grid grid_arg(Args& args, const py::handle& grid, const char* name) {
+  const PyGrid* pg = bound_of<PyGrid>(args, grid, name, "hpart.Grid");
+  return pg ? grid_of(args, *pg) : Grid{};
 }
 
 py::list boxes_to_list(const std::vector<Box>& boxes) {
@@ -183,7 +188,7 @@ std::array<int, 3> shape_of(Args& args, const py::object& v) {
     return s;
   }
   const auto seq = py::reinterpret_borrow<py::sequence>(v);
-  for (std::size_t d = 0; d < seq.size(); ++d) s[d] = number_of<int>(args, seq[d], "shape");
+  for (std::size_t d = 0; d < seq.size(); ++d) s[d] = value_of<int>(args, seq[d], "shape");
   return s;
 }
 
@@ -239,32 +244,20 @@ void bind_grid_partition(py::module_& m) {
       .def_readonly("halo_volume", &GridNeighbours::halo_volume, "total cells received over all parts");
 }
 
-}  // namespace
-
-void bind_grid(py::module_& m) {
-  bind_box(m);
-  bind_grid_class(m);
-  bind_grid_partition(m);
-  py::enum_<GridMethod>(m, "GridMethod", "How partition_grid cuts a grid.")
-      .value("sfc", GridMethod::sfc, "curve ranges of cells balanced by cost; parts are not boxes")
-      .value("blocks", GridMethod::blocks, "recursive bisection: near-cubic boxes (default)")
-      .value("tensor", GridMethod::tensor, "a Px x Py (x Pz) tensor product, each dimension balanced")
-      .value("uniform", GridMethod::uniform, "equal-width tensor product, cost ignored");
+void def_partition_grid(py::module_& m) {
   m.def(
       "partition_grid",
-      [](const py::object& grid, int parts, const py::object& method, const py::object& curve,
+      [](const py::object& grid, const py::object& parts, const py::object& method, const py::object& curve,
          const py::object& imbalance, const py::object& shape, const py::object& target_sizes, const py::object& preset,
          const py::object& comm) {
         const char* fn = "hpart.partition_grid";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
-        const PyGrid* pg = bound_of<PyGrid>(args, grid, "grid", "hpart.Grid");
-        const Grid g = pg ? grid_of(args, *pg) : Grid{};
-        GridOptions opts = preset.is_none() ? GridOptions{} : GridOptions::preset(preset_of(args, preset), parts);
-        opts.parts = parts;
-        if (!method.is_none()) opts.method = enum_of<GridMethod>(args, method, "method", grid_method_from_string);
-        if (!curve.is_none()) opts.curve = enum_of<Curve>(args, curve, "curve", curve_from_string);
-        if (!imbalance.is_none()) opts.imbalance = number_of<double>(args, imbalance, "imbalance");
+        const Grid g = grid_arg(args, grid);
+        auto opts = options_of<GridOptions>(args, parts, preset);
+        set_enum(args, method, "method", opts.method, grid_method_from_string);
+        set_enum(args, curve, "curve", opts.curve, curve_from_string);
+        set_value(args, imbalance, "imbalance", opts.imbalance);
         if (!shape.is_none()) opts.shape = shape_of(args, shape);
         opts.target_sizes = args.array<double>(target_sizes, "target_sizes", 1, 0, true);
         args.agreed(c);
@@ -306,6 +299,20 @@ Example
 >>> p = hpart.partition_grid(hpart.Grid(extent, local, cost), parts=8, method="blocks")
 >>> p.boxes[0], p.part_of((5, 7)), p.metrics.imbalance
 )doc");
+}
+
+}  // namespace
+
+void bind_grid(py::module_& m) {
+  bind_box(m);
+  bind_grid_class(m);
+  bind_grid_partition(m);
+  py::enum_<GridMethod>(m, "GridMethod", "How partition_grid cuts a grid.")
+      .value("sfc", GridMethod::sfc, "curve ranges of cells balanced by cost; parts are not boxes")
+      .value("blocks", GridMethod::blocks, "recursive bisection: near-cubic boxes (default)")
+      .value("tensor", GridMethod::tensor, "a Px x Py (x Pz) tensor product, each dimension balanced")
+      .value("uniform", GridMethod::uniform, "equal-width tensor product, cost ignored");
+  def_partition_grid(m);
   m.def(
       "repartition_grid",
       [](const py::object& grid, const py::object& previous, const py::object& parts, const py::object& imbalance,
@@ -313,12 +320,12 @@ Example
         const char* fn = "hpart.repartition_grid";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
-        const PyGrid* pg = bound_of<PyGrid>(args, grid, "grid", "hpart.Grid");
-        const Grid g = pg ? grid_of(args, *pg) : Grid{};
+        const Grid g = grid_arg(args, grid);
         const GridPartition* prev = bound_of<GridPartition>(args, previous, "previous", "hpart.GridPartition");
         GridRepartOptions opts;
-        opts.parts = parts.is_none() ? (prev ? prev->num_parts : 1) : number_of<int>(args, parts, "parts");
-        if (!imbalance.is_none()) opts.imbalance = number_of<double>(args, imbalance, "imbalance");
+        opts.parts = prev ? prev->num_parts : 1;
+        set_value(args, parts, "parts", opts.parts);
+        set_value(args, imbalance, "imbalance", opts.imbalance);
         args.agreed(c);
         py::gil_scoped_release unlocked;
         return repartition_grid(c, g, *prev, opts);
@@ -353,16 +360,16 @@ Example
 )doc");
   m.def(
       "grid_neighbours",
-      [](const py::object& grid, const py::object& partition, int halo, const py::object& comm) {
+      [](const py::object& grid, const py::object& partition, const py::object& halo, const py::object& comm) {
         const char* fn = "hpart.grid_neighbours";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
-        const PyGrid* pg = bound_of<PyGrid>(args, grid, "grid", "hpart.Grid");
-        const Grid g = pg ? grid_of(args, *pg) : Grid{};
+        const Grid g = grid_arg(args, grid);
         const GridPartition* p = bound_of<GridPartition>(args, partition, "partition", "hpart.GridPartition");
+        const int width = value_of<int>(args, halo, "halo");
         args.agreed(c);
         py::gil_scoped_release unlocked;
-        return grid_neighbours(c, g, *p, halo);
+        return grid_neighbours(c, g, *p, width);
       },
       py::arg("grid"), py::arg("partition"), py::arg("halo") = 1, py::kw_only(), py::arg("comm") = py::none(),
       R"doc(The neighbour parts of every part of a grid partition within `halo` cells (corners included).

@@ -4,14 +4,14 @@
 // point partitioner (py_points.cpp).
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "hpart/box.hpp"
 #include "hpart/grid.hpp"
 #include "hpart/point_set.hpp"
-#include "py_common.hpp"
+#include "python/py_values.hpp"
 
 namespace hpart::python {
 
@@ -29,6 +29,9 @@ struct PyGrid {
 // the C++ call's to check), the cost array checked by `args` (a view, no copy).
 Grid grid_of(Args& args, const PyGrid& g);
 
+// The hpart.Grid argument `name` as grid_of's Grid, or an empty Grid after recording a problem.
+Grid grid_arg(Args& args, const py::handle& grid, const char* name = "grid");
+
 // A cell or coordinate-like sequence of ints as a Cell (missing axes 0); records a problem for a
 // wrong length.
 Cell cell_of(Args& args, const py::handle& v, int dim, const char* name);
@@ -36,28 +39,8 @@ Cell cell_of(Args& args, const py::handle& v, int dim, const char* name);
 // The point set of coords/weights/ids (py_points.cpp: dtype, layout and row checks).
 PointSet point_set(Args& args, const py::object& coords, const py::object& weights, const py::object& ids);
 
-// The object `v` as a bound T, or a recorded problem (nullptr): a wrong type on one rank is
-// every rank's hpart.Error once agreed.
-template <class T>
-const T* bound_of(Args& args, const py::handle& v, const char* name, const char* type_name) {
-  if (py::isinstance<T>(v)) return &v.cast<const T&>();
-  args.need(false, std::string(name) + " must be an " + type_name + ", got " +
-                       py::str(py::type::of(v).attr("__name__")).cast<std::string>());
-  return nullptr;
-}
-
-// A Python number as T (int: no float accepted), or a recorded problem (T{}): a wrong type on one
-// rank is then every rank's hpart.Error, never a local TypeError that leaves the others waiting.
-template <class T>
-T number_of(Args& args, const py::handle& v, const char* name) {
-  try {
-    return v.cast<T>();
-  } catch (const py::cast_error&) {
-    args.need(false, std::string(name) + " must be " + (std::is_integral_v<T> ? "an int" : "a number") + ", got " +
-                         py::str(py::type::of(v).attr("__name__")).cast<std::string>());
-    return T{};
-  }
-}
+// A weights argument: None, float64 (n,) (ncon = 1) or (n, ncon), for n objects (`of`: "points").
+std::span<const double> weights_arg(Args& args, const py::object& weights, py::ssize_t n, int& ncon, const char* of);
 
 // Boxes as a Python list of hpart.Box (copies: a few per part).
 py::list boxes_to_list(const std::vector<Box>& boxes);

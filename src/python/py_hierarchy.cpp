@@ -6,9 +6,9 @@
 #include <cstring>
 
 #include "hpart/topology.hpp"
-#include "py_graph.hpp"
-#include "py_grid.hpp"
-#include "py_options.hpp"
+#include "python/py_graph.hpp"
+#include "python/py_grid.hpp"
+#include "python/py_options.hpp"
 
 namespace hpart::python {
 
@@ -21,13 +21,6 @@ NodeCut node_cut_from_string(const char* name) {
   if (std::strcmp(name, "graph") == 0) return NodeCut::graph;
   throw Error(ErrorCode::invalid_argument,
               std::string("unknown node cut '") + name + "' (expected staircase, boxes or graph)");
-}
-
-// As the graph bindings parse GraphMethod: the enum's "geometric_refine" and the library's
-// "geometric+refine" both.
-GraphMethod graph_method_of(const char* name) {
-  const std::string s = name;
-  return graph_method_from_string(s == "geometric_refine" ? "geometric+refine" : name);
 }
 
 // The topology argument: an hpart.Topology, or None (detected after the arguments are agreed:
@@ -93,16 +86,17 @@ Example
       });
 }
 
-}  // namespace
-
-void bind_hierarchy(py::module_& m) {
-  bind_classes(m);
+void def_topology_and_grid(py::module_& m) {
   m.def(
       "detect_topology",
-      [](const std::string& spec, const py::object& comm) {
-        const Comm c = comm_of(comm, "hpart.detect_topology");
+      [](const py::object& spec, const py::object& comm) {
+        const char* fn = "hpart.detect_topology";
+        const Comm c = comm_of(comm, fn);
+        Args args(fn);
+        const auto s = value_of<std::string>(args, spec, "spec");
+        args.agreed(c);
         py::gil_scoped_release unlocked;
-        return detect_topology(c, spec);
+        return detect_topology(c, s);
       },
       py::arg("spec") = "", py::kw_only(), py::arg("comm") = py::none(),
       R"doc(The node of every rank of `comm`. Collective.
@@ -116,23 +110,19 @@ Example
 )doc");
   m.def(
       "partition_grid_hierarchical",
-      [](const py::object& grid, int parts, const py::object& topology, const py::object& node_cut,
+      [](const py::object& grid, const py::object& parts, const py::object& topology, const py::object& node_cut,
          const py::object& node_method, const py::object& rank_method, const py::object& imbalance,
          const py::object& preset, const py::object& comm) {
         const char* fn = "hpart.partition_grid_hierarchical";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
-        const PyGrid* pg = bound_of<PyGrid>(args, grid, "grid", "hpart.Grid");
-        const Grid g = pg ? grid_of(args, *pg) : Grid{};
+        const Grid g = grid_arg(args, grid);
         const Topology* given = topology_arg(args, topology);
-        HierGridOptions opts = preset.is_none() ? HierGridOptions{} : HierGridOptions::preset(preset_of(args, preset), parts);
-        opts.parts = parts;
-        if (!node_cut.is_none()) opts.node_cut = enum_of<NodeCut>(args, node_cut, "node_cut", node_cut_from_string);
-        if (!node_method.is_none())
-          opts.node_method = enum_of<GridMethod>(args, node_method, "node_method", grid_method_from_string);
-        if (!rank_method.is_none())
-          opts.rank_method = enum_of<GridMethod>(args, rank_method, "rank_method", grid_method_from_string);
-        if (!imbalance.is_none()) opts.imbalance = number_of<double>(args, imbalance, "imbalance");
+        auto opts = options_of<HierGridOptions>(args, parts, preset);
+        set_enum(args, node_cut, "node_cut", opts.node_cut, node_cut_from_string);
+        set_enum(args, node_method, "node_method", opts.node_method, grid_method_from_string);
+        set_enum(args, rank_method, "rank_method", opts.rank_method, grid_method_from_string);
+        set_value(args, imbalance, "imbalance", opts.imbalance);
         args.agreed(c);
         py::gil_scoped_release unlocked;
         const Topology t = given ? *given : detect_topology(c);
@@ -168,9 +158,12 @@ Example
 >>> p = hpart.partition_grid_hierarchical(hpart.Grid(ext, hpart.slab_of(ext)), parts=8, topology=t)
 >>> p.node_of_part, p.owner_of_part
 )doc");
+}
+
+void def_points_and_graph(py::module_& m) {
   m.def(
       "partition_points_hierarchical",
-      [](const py::object& coords, int parts, const py::object& weights, const py::object& ids,
+      [](const py::object& coords, const py::object& parts, const py::object& weights, const py::object& ids,
          const py::object& topology, const py::object& node_curve, const py::object& rank_curve,
          const py::object& imbalance, const py::object& preset, const py::object& comm) {
         const char* fn = "hpart.partition_points_hierarchical";
@@ -178,12 +171,10 @@ Example
         Args args(fn);
         const PointSet ps = point_set(args, coords, weights, ids);
         const Topology* given = topology_arg(args, topology);
-        HierPointOptions opts =
-            preset.is_none() ? HierPointOptions{} : HierPointOptions::preset(preset_of(args, preset), parts);
-        opts.parts = parts;
-        if (!node_curve.is_none()) opts.node_curve = enum_of<Curve>(args, node_curve, "node_curve", curve_from_string);
-        if (!rank_curve.is_none()) opts.rank_curve = enum_of<Curve>(args, rank_curve, "rank_curve", curve_from_string);
-        if (!imbalance.is_none()) opts.imbalance = number_of<double>(args, imbalance, "imbalance");
+        auto opts = options_of<HierPointOptions>(args, parts, preset);
+        set_enum(args, node_curve, "node_curve", opts.node_curve, curve_from_string);
+        set_enum(args, rank_curve, "rank_curve", opts.rank_curve, curve_from_string);
+        set_value(args, imbalance, "imbalance", opts.imbalance);
         args.agreed(c);
         py::gil_scoped_release unlocked;
         const Topology t = given ? *given : detect_topology(c);
@@ -222,7 +213,7 @@ Example
 )doc");
   m.def(
       "partition_graph_hierarchical",
-      [](const py::object& graph, int parts, const py::object& topology, const py::object& node_method,
+      [](const py::object& graph, const py::object& parts, const py::object& topology, const py::object& node_method,
          const py::object& rank_method, const py::object& imbalance, const py::object& seed, const py::object& comm) {
         const char* fn = "hpart.partition_graph_hierarchical";
         const Comm c = comm_of(comm, fn);
@@ -230,13 +221,11 @@ Example
         const PyGraph* g = graph_of(args, graph);
         const Topology* given = topology_arg(args, topology);
         HierGraphOptions opts;
-        opts.parts = parts;
-        if (!node_method.is_none())
-          opts.node_method = enum_of<GraphMethod>(args, node_method, "node_method", graph_method_of);
-        if (!rank_method.is_none())
-          opts.rank_method = enum_of<GraphMethod>(args, rank_method, "rank_method", graph_method_of);
-        if (!imbalance.is_none()) opts.imbalance = number_of<double>(args, imbalance, "imbalance");
-        if (!seed.is_none()) opts.seed = number_of<int>(args, seed, "seed");
+        opts.parts = value_of<int>(args, parts, "parts");
+        set_enum(args, node_method, "node_method", opts.node_method, graph_method_of);
+        set_enum(args, rank_method, "rank_method", opts.rank_method, graph_method_of);
+        set_value(args, imbalance, "imbalance", opts.imbalance);
+        set_value(args, seed, "seed", opts.seed);
         args.agreed(c);
         py::gil_scoped_release unlocked;
         const Topology t = given ? *given : detect_topology(c);
@@ -270,6 +259,14 @@ Example
 >>> h = hpart.partition_graph_hierarchical(g, parts=16, topology=hpart.detect_topology("2x2"))
 >>> h.node_of_part, hpart.graph_metrics(g, h.parts, 16).edge_cut
 )doc");
+}
+
+}  // namespace
+
+void bind_hierarchy(py::module_& m) {
+  bind_classes(m);
+  def_topology_and_grid(m);
+  def_points_and_graph(m);
   m.def(
       "thread_chunks",
       [](const py::object& weights, std::size_t n, int threads) {

@@ -4,7 +4,7 @@
 #include "hpart/hdf5.hpp"
 #include "hpart/io.hpp"
 #include "hpart/partition.hpp"
-#include "py_grid.hpp"
+#include "python/py_grid.hpp"
 
 namespace hpart::python {
 
@@ -15,6 +15,25 @@ template <class F>
 auto unlocked(F&& f) {
   py::gil_scoped_release released;
   return f();
+}
+
+// The start of every collective file call: the communicator, the call's Args and its path.
+struct FileCall {
+  FileCall(const char* fn, const py::object& comm, const py::object& path_arg)
+      : c(comm_of(comm, fn)), args(fn), path(path_of(args, path_arg)) {}
+  Comm c;
+  Args args;
+  std::string path;
+};
+
+// A grid and its partition (the grid partition writers).
+struct GridAndPartition {
+  Grid grid;
+  const GridPartition* partition = nullptr;
+};
+
+GridAndPartition grid_partition_arg(Args& args, const py::object& grid, const py::object& partition) {
+  return {grid_arg(args, grid), bound_of<GridPartition>(args, partition, "partition", "hpart.GridPartition")};
 }
 
 constexpr const char* kPointParams = R"doc(coords : float64 (n, 2) or (n, 3), this rank's points (rank order in the file)
@@ -50,9 +69,11 @@ views of the object's memory (no copy); .dim, .weighted, .global_count.
 void bind_readers(py::module_& m) {
   m.def(
       "read_points_text",
-      [](const std::string& path, int dim, const py::object& comm) {
-        const Comm c = comm_of(comm, "hpart.read_points_text");
-        return unlocked([&] { return read_points_text(c, path, dim); });
+      [](const py::object& path, const py::object& dim, const py::object& comm) {
+        FileCall f("hpart.read_points_text", comm, path);
+        const int d = value_of<int>(f.args, dim, "dim");
+        f.args.agreed(f.c);
+        return unlocked([&] { return read_points_text(f.c, f.path, d); });
       },
       py::arg("path"), py::arg("dim") = 0, py::kw_only(), py::arg("comm") = py::none(),
       R"doc(Read a text point file, one point per line `x y [z] [w]` (blanks or commas; '#', '%' comments).
@@ -71,9 +92,10 @@ Example
 )doc");
   m.def(
       "read_points_h5",
-      [](const std::string& path, const py::object& comm) {
-        const Comm c = comm_of(comm, "hpart.read_points_h5");
-        return unlocked([&] { return read_points_h5(c, path); });
+      [](const py::object& path, const py::object& comm) {
+        FileCall f("hpart.read_points_h5", comm, path);
+        f.args.agreed(f.c);
+        return unlocked([&] { return read_points_h5(f.c, f.path); });
       },
       py::arg("path"), py::kw_only(), py::arg("comm") = py::none(),
       R"doc(Read an HDF5 point set (parallel HDF5): /points (N x dim), optional /weights and /ids.
@@ -87,9 +109,11 @@ Example
 )doc");
   m.def(
       "read_parts_h5",
-      [](const std::string& path, const std::string& dataset, const py::object& comm) {
-        const Comm c = comm_of(comm, "hpart.read_parts_h5");
-        return to_numpy(unlocked([&] { return read_parts_h5(c, path, dataset); }));
+      [](const py::object& path, const py::object& dataset, const py::object& comm) {
+        FileCall f("hpart.read_parts_h5", comm, path);
+        const auto ds = value_of<std::string>(f.args, dataset, "dataset");
+        f.args.agreed(f.c);
+        return to_numpy(unlocked([&] { return read_parts_h5(f.c, f.path, ds); }));
       },
       py::arg("path"), py::arg("dataset") = "/parts", py::kw_only(), py::arg("comm") = py::none(),
       R"doc(Read a 1-D integer dataset of parts (as write_partition_h5 writes): rank r gets rows
@@ -101,9 +125,11 @@ Example
 )doc");
   m.def(
       "read_grid_cost_h5",
-      [](const std::string& path, const std::string& dataset, const py::object& comm) {
-        const Comm c = comm_of(comm, "hpart.read_grid_cost_h5");
-        GridField f = unlocked([&] { return read_grid_cost_h5(c, path, dataset); });
+      [](const py::object& path, const py::object& dataset, const py::object& comm) {
+        FileCall call("hpart.read_grid_cost_h5", comm, path);
+        const auto ds = value_of<std::string>(call.args, dataset, "dataset");
+        call.args.agreed(call.c);
+        GridField f = unlocked([&] { return read_grid_cost_h5(call.c, call.path, ds); });
         PyGrid g;
         g.extent.assign(f.grid.extent.begin(), f.grid.extent.begin() + f.grid.dim);
         g.local = f.grid.local;
@@ -130,13 +156,12 @@ Example
 void bind_writers(py::module_& m) {
   m.def(
       "write_parts_text",
-      [](const std::string& path, const py::object& parts, const py::object& comm) {
-        const char* fn = "hpart.write_parts_text";
-        const Comm c = comm_of(comm, fn);
-        Args args(fn);
+      [](const py::object& path, const py::object& parts, const py::object& comm) {
+        FileCall f("hpart.write_parts_text", comm, path);
+        Args& args = f.args;
         const auto p = args.array<part_t>(parts, "parts");
-        args.agreed(c);
-        unlocked([&] { write_parts_text(c, path, p); });
+        args.agreed(f.c);
+        unlocked([&] { write_parts_text(f.c, f.path, p); });
       },
       py::arg("path"), py::arg("parts"), py::kw_only(), py::arg("comm") = py::none(),
       R"doc(Write one part id per line, the ranks' int32 `parts` in rank order (METIS .part convention).
@@ -148,13 +173,12 @@ Example
 )doc");
   m.def(
       "write_points_text",
-      [](const std::string& path, const py::object& coords, const py::object& weights, const py::object& comm) {
-        const char* fn = "hpart.write_points_text";
-        const Comm c = comm_of(comm, fn);
-        Args args(fn);
+      [](const py::object& path, const py::object& coords, const py::object& weights, const py::object& comm) {
+        FileCall f("hpart.write_points_text", comm, path);
+        Args& args = f.args;
         const PointSet ps = point_set(args, coords, weights, py::none());
-        args.agreed(c);
-        unlocked([&] { write_points_text(c, path, ps); });
+        args.agreed(f.c);
+        unlocked([&] { write_points_text(f.c, f.path, ps); });
       },
       py::arg("path"), py::arg("coords"), py::kw_only(), py::arg("weights") = py::none(), py::arg("comm") = py::none(),
       R"doc(Write the ranks' points (rank order) as read_points_text reads them: `x y [z] [w]`, shortest
@@ -166,14 +190,13 @@ Example
 )doc");
   m.def(
       "write_points_h5",
-      [](const std::string& path, const py::object& coords, const py::object& weights, const py::object& ids,
+      [](const py::object& path, const py::object& coords, const py::object& weights, const py::object& ids,
          const py::object& comm) {
-        const char* fn = "hpart.write_points_h5";
-        const Comm c = comm_of(comm, fn);
-        Args args(fn);
+        FileCall f("hpart.write_points_h5", comm, path);
+        Args& args = f.args;
         const PointSet ps = point_set(args, coords, weights, ids);
-        args.agreed(c);
-        unlocked([&] { write_points_h5(c, path, ps); });
+        args.agreed(f.c);
+        unlocked([&] { write_points_h5(f.c, f.path, ps); });
       },
       py::arg("path"), py::arg("coords"), py::kw_only(), py::arg("weights") = py::none(), py::arg("ids") = py::none(),
       py::arg("comm") = py::none(),
@@ -191,16 +214,15 @@ Example
 )doc").c_str());
   m.def(
       "write_partition_h5",
-      [](const std::string& path, const py::object& partition, const py::object& ids, const py::object& coords,
+      [](const py::object& path, const py::object& partition, const py::object& ids, const py::object& coords,
          const py::object& weights, const py::object& comm) {
-        const char* fn = "hpart.write_partition_h5";
-        const Comm c = comm_of(comm, fn);
-        Args args(fn);
+        FileCall f("hpart.write_partition_h5", comm, path);
+        Args& args = f.args;
         const Partition* p = bound_of<Partition>(args, partition, "partition", "hpart.Partition");
         const auto id = args.array<gid_t>(ids, "ids", 1, 0, true);
         const PointSet ps = coords.is_none() ? PointSet{} : point_set(args, coords, weights, py::none());
-        args.agreed(c);
-        unlocked([&] { write_partition_h5(c, path, *p, id, coords.is_none() ? nullptr : &ps); });
+        args.agreed(f.c);
+        unlocked([&] { write_partition_h5(f.c, f.path, *p, id, coords.is_none() ? nullptr : &ps); });
       },
       py::arg("path"), py::arg("partition"), py::kw_only(), py::arg("ids") = py::none(), py::arg("coords") = py::none(),
       py::arg("weights") = py::none(), py::arg("comm") = py::none(),
@@ -214,15 +236,12 @@ Example
 )doc");
   m.def(
       "write_grid_partition_h5",
-      [](const std::string& path, const py::object& grid, const py::object& partition, const py::object& comm) {
-        const char* fn = "hpart.write_grid_partition_h5";
-        const Comm c = comm_of(comm, fn);
-        Args args(fn);
-        const PyGrid* pg = bound_of<PyGrid>(args, grid, "grid", "hpart.Grid");
-        const Grid g = pg ? grid_of(args, *pg) : Grid{};
-        const GridPartition* p = bound_of<GridPartition>(args, partition, "partition", "hpart.GridPartition");
-        args.agreed(c);
-        unlocked([&] { write_grid_partition_h5(c, path, g, *p); });
+      [](const py::object& path, const py::object& grid, const py::object& partition, const py::object& comm) {
+        FileCall f("hpart.write_grid_partition_h5", comm, path);
+        Args& args = f.args;
+        const GridAndPartition gp = grid_partition_arg(args, grid, partition);
+        args.agreed(f.c);
+        unlocked([&] { write_grid_partition_h5(f.c, f.path, gp.grid, *gp.partition); });
       },
       py::arg("path"), py::arg("grid"), py::arg("partition"), py::kw_only(), py::arg("comm") = py::none(),
       R"doc(Write a grid partition to HDF5: /parts (shaped like the grid, z y x), /cost when the grid
@@ -233,20 +252,25 @@ Example
 -------
 >>> hpart.write_grid_partition_h5("grid.h5", grid, p)
 )doc");
+}
+
+void bind_pictures(py::module_& m) {
   m.def(
       "write_partition_png",
-      [](const std::string& path, const py::object& coords, const py::object& parts, int num_parts, int max_side,
+      [](const py::object& path, const py::object& coords, const py::object& parts, const py::object& num_parts,
+         const py::object& max_side,
          const py::object& comm) {
-        const char* fn = "hpart.write_partition_png";
-        const Comm c = comm_of(comm, fn);
-        Args args(fn);
+        FileCall f("hpart.write_partition_png", comm, path);
+        Args& args = f.args;
         const PointSet ps = point_set(args, coords, py::none(), py::none());
         const auto p = args.array<part_t>(parts, "parts");
         args.need(parts.is_none() || rows_of(parts) == rows_of(coords),
                   "parts has " + std::to_string(rows_of(parts)) + " values for " + std::to_string(rows_of(coords)) +
                       " points");
-        args.agreed(c);
-        unlocked([&] { write_partition_png(c, path, ps, p, num_parts, max_side); });
+        const int k = value_of<int>(args, num_parts, "num_parts");
+        const int side = value_of<int>(args, max_side, "max_side");
+        args.agreed(f.c);
+        unlocked([&] { write_partition_png(f.c, f.path, ps, p, k, side); });
       },
       py::arg("path"), py::arg("coords"), py::arg("parts"), py::arg("num_parts"), py::arg("max_side") = 1024,
       py::kw_only(), py::arg("comm") = py::none(),
@@ -259,16 +283,14 @@ Example
 )doc");
   m.def(
       "write_grid_partition_png",
-      [](const std::string& path, const py::object& grid, const py::object& partition, int max_side,
+      [](const py::object& path, const py::object& grid, const py::object& partition, const py::object& max_side,
          const py::object& comm) {
-        const char* fn = "hpart.write_grid_partition_png";
-        const Comm c = comm_of(comm, fn);
-        Args args(fn);
-        const PyGrid* pg = bound_of<PyGrid>(args, grid, "grid", "hpart.Grid");
-        const Grid g = pg ? grid_of(args, *pg) : Grid{};
-        const GridPartition* p = bound_of<GridPartition>(args, partition, "partition", "hpart.GridPartition");
-        args.agreed(c);
-        unlocked([&] { write_grid_partition_png(c, path, g, *p, max_side); });
+        FileCall f("hpart.write_grid_partition_png", comm, path);
+        Args& args = f.args;
+        const GridAndPartition gp = grid_partition_arg(args, grid, partition);
+        const int side = value_of<int>(args, max_side, "max_side");
+        args.agreed(f.c);
+        unlocked([&] { write_grid_partition_png(f.c, f.path, gp.grid, *gp.partition, side); });
       },
       py::arg("path"), py::arg("grid"), py::arg("partition"), py::arg("max_side") = 1024, py::kw_only(),
       py::arg("comm") = py::none(),
@@ -288,30 +310,23 @@ void bind_io(py::module_& m) {
   bind_point_file(m);
   bind_readers(m);
   bind_writers(m);
+  bind_pictures(m);
   m.def(
       "evaluate_partition",
-      [](const py::object& parts, int num_parts, const py::object& weights, const py::object& target_sizes,
+      [](const py::object& parts, const py::object& num_parts, const py::object& weights, const py::object& target_sizes,
          const py::object& comm) {
         const char* fn = "hpart.evaluate_partition";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
         const auto p = args.array<part_t>(parts, "parts");
+        const int k = value_of<int>(args, num_parts, "num_parts");
         int ncon = 1;
-        std::span<const double> w;
-        if (!weights.is_none() && py::isinstance<py::array>(weights) && py::reinterpret_borrow<py::array>(weights).ndim() == 2) {
-          ncon = static_cast<int>(py::reinterpret_borrow<py::array>(weights).shape(1));
-          w = args.array<double>(weights, "weights", 2, ncon);
-        } else {
-          w = args.array<double>(weights, "weights", 1, 0, true);
-        }
-        args.need(weights.is_none() || rows_of(weights) == rows_of(parts),
-                  "weights has " + std::to_string(rows_of(weights)) + " rows for " + std::to_string(rows_of(parts)) +
-                      " objects");
+        const auto w = weights_arg(args, weights, rows_of(parts), ncon, "objects");
         const auto t = args.array<double>(target_sizes, "target_sizes", 1, 0, true);
         args.agreed(c);
         std::vector<part_t> owned(p.begin(), p.end());  // the C++ call keeps them as the result's parts
         py::gil_scoped_release unlocked;
-        return evaluate_partition(c, std::move(owned), num_parts, w, ncon, t);
+        return evaluate_partition(c, std::move(owned), k, w, ncon, t);
       },
       py::arg("parts"), py::arg("num_parts"), py::kw_only(), py::arg("weights") = py::none(),
       py::arg("target_sizes") = py::none(), py::arg("comm") = py::none(),

@@ -67,8 +67,6 @@ std::vector<int> owner_table(Args& args, const py::object& owner_of_part, int nu
   return owners;
 }
 
-std::string type_name(const py::handle& h) { return py::str(py::type::of(h).attr("__name__")).cast<std::string>(); }
-
 // Every rank must move records of one dtype and shape: the same hpart::Error on every rank
 // otherwise (a mismatch would move bytes of one layout into another, or overrun).
 void same_layout(const Comm& c, const std::string& layout, std::size_t record_bytes) {
@@ -110,16 +108,69 @@ Example
 >>> xyz = m.move(xyz)              # (n, 3) float64 rows follow the same plan
 )doc";
 
-}  // namespace
+// Migration.move: the records of any fixed-size dtype, as raw bytes.
+void def_move(py::class_<PyMigration>& cls) {
+  cls.def(
+          "move",
+          [](const PyMigration& s, const py::object& records) {
+            const char* fn = "hpart.Migration.move";
+            Args args(fn);
+            const bool is_array = py::isinstance<py::array>(records);
+            args.need(is_array, "records must be a numpy array (one record per local object), got " + type_name(records));
+            py::array in = is_array ? py::reinterpret_borrow<py::array>(records) : py::array();
+            std::string layout;
+            std::size_t record_bytes = 0;
+            std::vector<py::ssize_t> shape;
+            if (is_array) {
+              const py::dtype dt = in.dtype();
+              layout = py::str(dt.attr("descr")).cast<std::string>();
+              args.need(!dt.attr("hasobject").cast<bool>(),
+                        "records has dtype " + py::repr(dt).cast<std::string>() +
+                            " holding Python objects (pointers cannot move between processes)");
+              args.need(in.ndim() >= 1, "records must have at least one dimension (one record per object)");
+              args.need((in.flags() & py::array::c_style) != 0,
+                        "records is not C-contiguous (a slice or transpose?): numpy.ascontiguousarray(x) makes a "
+                        "contiguous copy");
+              record_bytes = static_cast<std::size_t>(dt.itemsize());
+              for (py::ssize_t d = 0; d < in.ndim(); ++d) {
+                shape.push_back(in.shape(d));
+                if (d > 0) record_bytes *= static_cast<std::size_t>(in.shape(d)), layout += "," + std::to_string(in.shape(d));
+              }
+              args.need(in.ndim() < 1 || static_cast<std::size_t>(in.shape(0)) == s.local,
+                        "records has " + std::to_string(in.ndim() >= 1 ? in.shape(0) : 0) + " rows for " +
+                            std::to_string(s.local) + " local objects of the plan");
+              args.need(record_bytes > 0, "records of 0 bytes");
+            }
+            args.agreed(s.comm);
+            same_layout(s.comm, layout, record_bytes);
+            shape[0] = static_cast<py::ssize_t>(s.plan->num_imports());
+            py::array out(in.dtype(), shape);
+            const void* src = in.data();
+            void* dst = out.mutable_data();
+            {
+              py::gil_scoped_release unlocked;
+              s.plan->move_records(src, s.local, record_bytes, dst);
+            }
+            return out;
+          },
+          py::arg("records"),
+          R"doc(Collective: send each local record to the rank that owns its part; returns the records this
+rank now owns (num_imports rows, grouped by source rank, each group in the sender's order).
 
-void bind_migration(py::module_& m) {
-  py::enum_<Exchange>(m, "Exchange", "How a Migration's moves talk (the same result, bit for bit).")
-      .value("automatic", Exchange::automatic, "sparse when every rank has few peers, dense otherwise")
-      .value("dense", Exchange::dense, "one MPI_Alltoallv")
-      .value("sparse", Exchange::sparse, "point-to-point between the ranks that exchange records");
+records : numpy array, any fixed-size dtype (e.g. a structured dtype with several fields), shape
+    (n, ...) with n = the plan's local objects, C-contiguous. Each row's raw bytes move; the
+    result is a new array of the same dtype and trailing shape. Python-object dtypes are refused.
 
-  py::class_<PyMigration>(m, "Migration", kMigrationDoc)
-      .def(py::init([](const py::object& parts, const py::object& num_parts, const py::object& owner_of_part,
+Example
+-------
+>>> out = m.move(np.array([(1, 2.5)] * n, dtype=[("id", "i8"), ("w", "f8")]))
+>>> out.dtype.names, len(out) == m.num_imports
+)doc");
+}
+
+void bind_migration_class(py::module_& m) {
+  py::class_<PyMigration> cls(m, "Migration", kMigrationDoc);
+  cls.def(py::init([](const py::object& parts, const py::object& num_parts, const py::object& owner_of_part,
                        const py::object& ids, const py::object& comm) {
              const char* fn = "hpart.Migration";
              const Comm c = comm_of(comm, fn);
@@ -136,8 +187,7 @@ void bind_migration(py::module_& m) {
                py::gil_scoped_release unlocked;
                plan.emplace(c, pa.parts, std::span<const int>(owners), id);  // checks parts and owners, agreed
              }
-             auto pm = std::make_unique<PyMigration>(
-                 comm.is_none() ? py::module_::import("mpi4py.MPI").attr("COMM_WORLD") : comm, c);
+             auto pm = std::make_unique<PyMigration>(comm_object(comm), c);
              pm->plan = std::make_unique<Migration>(std::move(*plan));
              pm->local = pa.parts.size();
              pm->destinations.reserve(pa.parts.size());
@@ -200,64 +250,11 @@ void bind_migration(py::module_& m) {
             args.local();
             s.plan->set_exchange(x);
           },
-          "hpart.Exchange the moves use (automatic resolves at construction); every rank must set the same")
-      .def(
-          "move",
-          [](const PyMigration& s, const py::object& records) {
-            const char* fn = "hpart.Migration.move";
-            Args args(fn);
-            const bool is_array = py::isinstance<py::array>(records);
-            args.need(is_array, "records must be a numpy array (one record per local object), got " + type_name(records));
-            py::array in = is_array ? py::reinterpret_borrow<py::array>(records) : py::array();
-            std::string layout;
-            std::size_t record_bytes = 0;
-            std::vector<py::ssize_t> shape;
-            if (is_array) {
-              const py::dtype dt = in.dtype();
-              layout = py::str(dt.attr("descr")).cast<std::string>();
-              args.need(!dt.attr("hasobject").cast<bool>(),
-                        "records has dtype " + py::repr(dt).cast<std::string>() +
-                            " holding Python objects (pointers cannot move between processes)");
-              args.need(in.ndim() >= 1, "records must have at least one dimension (one record per object)");
-              args.need((in.flags() & py::array::c_style) != 0,
-                        "records is not C-contiguous (a slice or transpose?): numpy.ascontiguousarray(x) makes a "
-                        "contiguous copy");
-              record_bytes = static_cast<std::size_t>(dt.itemsize());
-              for (py::ssize_t d = 0; d < in.ndim(); ++d) {
-                shape.push_back(in.shape(d));
-                if (d > 0) record_bytes *= static_cast<std::size_t>(in.shape(d)), layout += "," + std::to_string(in.shape(d));
-              }
-              args.need(in.ndim() < 1 || static_cast<std::size_t>(in.shape(0)) == s.local,
-                        "records has " + std::to_string(in.ndim() >= 1 ? in.shape(0) : 0) + " rows for " +
-                            std::to_string(s.local) + " local objects of the plan");
-              args.need(record_bytes > 0, "records of 0 bytes");
-            }
-            args.agreed(s.comm);
-            same_layout(s.comm, layout, record_bytes);
-            shape[0] = static_cast<py::ssize_t>(s.plan->num_imports());
-            py::array out(in.dtype(), shape);
-            const void* src = in.data();
-            void* dst = out.mutable_data();
-            {
-              py::gil_scoped_release unlocked;
-              s.plan->move_records(src, s.local, record_bytes, dst);
-            }
-            return out;
-          },
-          py::arg("records"),
-          R"doc(Collective: send each local record to the rank that owns its part; returns the records this
-rank now owns (num_imports rows, grouped by source rank, each group in the sender's order).
+          "hpart.Exchange the moves use (automatic resolves at construction); every rank must set the same");
+  def_move(cls);
+}
 
-records : numpy array, any fixed-size dtype (e.g. a structured dtype with several fields), shape
-    (n, ...) with n = the plan's local objects, C-contiguous. Each row's raw bytes move; the
-    result is a new array of the same dtype and trailing shape. Python-object dtypes are refused.
-
-Example
--------
->>> out = m.move(np.array([(1, 2.5)] * n, dtype=[("id", "i8"), ("w", "f8")]))
->>> out.dtype.names, len(out) == m.num_imports
-)doc");
-
+void def_migrate_graph(py::module_& m) {
   py::class_<PyMigratedGraph>(m, "MigratedGraph", "The result of hpart.migrate_graph.")
       .def_readonly("graph", &PyMigratedGraph::graph,
                     "hpart.GraphFile: this rank's new block (renumbered: contiguous ids per rank, a new vtxdist)")
@@ -311,6 +308,18 @@ Example
 >>> mg = hpart.migrate_graph(g, p)
 >>> data = hpart.Migration(p).move(data)      # rows in mg.graph's vertex order
 )doc");
+}
+
+}  // namespace
+
+void bind_migration(py::module_& m) {
+  py::enum_<Exchange>(m, "Exchange", "How a Migration's moves talk (the same result, bit for bit).")
+      .value("automatic", Exchange::automatic, "sparse when every rank has few peers, dense otherwise")
+      .value("dense", Exchange::dense, "one MPI_Alltoallv")
+      .value("sparse", Exchange::sparse, "point-to-point between the ranks that exchange records");
+
+  bind_migration_class(m);
+  def_migrate_graph(m);
 }
 
 }  // namespace hpart::python

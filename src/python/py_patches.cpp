@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <string>
 
-#include "py_grid.hpp"
-#include "py_options.hpp"
+#include "python/py_grid.hpp"
+#include "python/py_options.hpp"
 
 namespace hpart::python {
 
@@ -58,6 +58,34 @@ constexpr const char* kPatchParams = R"doc(boxes : int64 (n, 2 dim): this rank's
 extent : the level's index domain, (nx, ny) or (nx, ny, nz)
 cost : float64 (n,), optional patch costs (default: cell counts))doc";
 
+void def_patch_neighbours(py::module_& m) {
+  m.def(
+      "patch_neighbours",
+      [](const py::object& boxes, const py::object& extent, const py::object& partition, const py::object& halo,
+         const py::object& comm) {
+        const char* fn = "hpart.patch_neighbours";
+        const Comm c = comm_of(comm, fn);
+        Args args(fn);
+        Patches pl;
+        patch_list(args, pl, boxes, extent, py::none());
+        const PatchPartition* p = bound_of<PatchPartition>(args, partition, "partition", "hpart.PatchPartition");
+        const int width = value_of<int>(args, halo, "halo");
+        args.agreed(c);
+        py::gil_scoped_release unlocked;
+        return patch_neighbours(c, pl.list, *p, width);
+      },
+      py::arg("boxes"), py::arg("extent"), py::arg("partition"), py::arg("halo") = 1, py::kw_only(),
+      py::arg("comm") = py::none(),
+      R"doc(What each part exchanges when every patch fills a ghost layer of width `halo` from the
+patches around it (AMReX FillBoundary). Collective; global result as hpart.grid_neighbours.
+
+Example
+-------
+>>> n = hpart.patch_neighbours(boxes, extent, p, halo=2)
+>>> n.halo_volume
+)doc");
+}
+
 }  // namespace
 
 void bind_patches(py::module_& m) {
@@ -73,18 +101,18 @@ void bind_patches(py::module_& m) {
                                    "hpart.repartition_patches's result: a PatchPartition plus what moved.");
   m.def(
       "partition_patches",
-      [](const py::object& boxes, const py::object& extent, int parts, const py::object& cost, const py::object& method,
+      [](const py::object& boxes, const py::object& extent, const py::object& parts, const py::object& cost,
+         const py::object& method,
          const py::object& curve, const py::object& imbalance, const py::object& preset, const py::object& comm) {
         const char* fn = "hpart.partition_patches";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
         Patches pl;
         patch_list(args, pl, boxes, extent, cost);
-        PatchOptions opts = preset.is_none() ? PatchOptions{} : PatchOptions::preset(preset_of(args, preset), parts);
-        opts.parts = parts;
-        if (!method.is_none()) opts.method = enum_of<PatchMethod>(args, method, "method", patch_method_of);
-        if (!curve.is_none()) opts.curve = enum_of<Curve>(args, curve, "curve", curve_from_string);
-        if (!imbalance.is_none()) opts.imbalance = number_of<double>(args, imbalance, "imbalance");
+        auto opts = options_of<PatchOptions>(args, parts, preset);
+        set_enum(args, method, "method", opts.method, patch_method_of);
+        set_enum(args, curve, "curve", opts.curve, curve_from_string);
+        set_value(args, imbalance, "imbalance", opts.imbalance);
         args.agreed(c);
         py::gil_scoped_release unlocked;
         return partition_patches(c, pl.list, opts);
@@ -119,7 +147,8 @@ Example
 )doc").c_str());
   m.def(
       "repartition_patches",
-      [](const py::object& boxes, const py::object& extent, const py::object& current, int parts, const py::object& cost,
+      [](const py::object& boxes, const py::object& extent, const py::object& current, const py::object& parts,
+         const py::object& cost,
          const py::object& imbalance, const py::object& comm) {
         const char* fn = "hpart.repartition_patches";
         const Comm c = comm_of(comm, fn);
@@ -131,8 +160,8 @@ Example
                   "current has " + std::to_string(rows_of(current)) + " values for " +
                       std::to_string(pl.boxes.size()) + " patches");
         PatchRepartOptions opts;
-        opts.parts = parts;
-        if (!imbalance.is_none()) opts.imbalance = number_of<double>(args, imbalance, "imbalance");
+        opts.parts = value_of<int>(args, parts, "parts");
+        set_value(args, imbalance, "imbalance", opts.imbalance);
         args.agreed(c);
         py::gil_scoped_release unlocked;
         return repartition_patches(c, pl.list, cur, opts);
@@ -161,30 +190,7 @@ Example
 >>> r = hpart.repartition_patches(boxes, extent, p.parts, parts=8, cost=new_cost)
 >>> r.migrated.objects
 )doc").c_str());
-  m.def(
-      "patch_neighbours",
-      [](const py::object& boxes, const py::object& extent, const py::object& partition, int halo,
-         const py::object& comm) {
-        const char* fn = "hpart.patch_neighbours";
-        const Comm c = comm_of(comm, fn);
-        Args args(fn);
-        Patches pl;
-        patch_list(args, pl, boxes, extent, py::none());
-        const PatchPartition* p = bound_of<PatchPartition>(args, partition, "partition", "hpart.PatchPartition");
-        args.agreed(c);
-        py::gil_scoped_release unlocked;
-        return patch_neighbours(c, pl.list, *p, halo);
-      },
-      py::arg("boxes"), py::arg("extent"), py::arg("partition"), py::arg("halo") = 1, py::kw_only(),
-      py::arg("comm") = py::none(),
-      R"doc(What each part exchanges when every patch fills a ghost layer of width `halo` from the
-patches around it (AMReX FillBoundary). Collective; global result as hpart.grid_neighbours.
-
-Example
--------
->>> n = hpart.patch_neighbours(boxes, extent, p, halo=2)
->>> n.halo_volume
-)doc");
+  def_patch_neighbours(m);
 }
 
 }  // namespace hpart::python

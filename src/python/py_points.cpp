@@ -3,31 +3,39 @@
 
 #include <cmath>
 
-#include "python/py_common.hpp"
+#include "python/py_grid.hpp"
 #include "python/py_options.hpp"
 
 namespace hpart::python {
 
+namespace {
+
+// The columns of a 2-D numpy array (0 for anything else: Args then names the problem).
+py::ssize_t cols_of(const py::handle& a) {
+  if (!py::isinstance<py::array>(a)) return 0;
+  const auto arr = py::reinterpret_borrow<py::array>(a);
+  return arr.ndim() == 2 ? arr.shape(1) : 0;
+}
+
+}  // namespace
+
+std::span<const double> weights_arg(Args& args, const py::object& weights, py::ssize_t n, int& ncon, const char* of) {
+  const py::ssize_t cols = cols_of(weights);
+  ncon = cols > 0 ? static_cast<int>(cols) : 1;
+  const auto w = args.array<double>(weights, "weights", 1, cols, true);
+  args.need(weights.is_none() || rows_of(weights) == n,
+            "weights has " + std::to_string(rows_of(weights)) + " rows for " + std::to_string(n) + " " + of);
+  return w;
+}
+
 PointSet point_set(Args& args, const py::object& coords, const py::object& weights, const py::object& ids) {
   PointSet ps;
-  const auto cols = coords.is_none() || !py::isinstance<py::array>(coords) ? 0
-                                                                            : py::reinterpret_borrow<py::array>(coords).ndim() == 2
-                                                                                  ? py::reinterpret_borrow<py::array>(coords).shape(1)
-                                                                                  : 0;
-  args.need(cols == 2 || cols == 3 || !py::isinstance<py::array>(coords) ||
-                py::reinterpret_borrow<py::array>(coords).ndim() != 2,
-            "coords must have 2 or 3 columns (x, y[, z]), got " + std::to_string(cols));
+  const py::ssize_t cols = cols_of(coords);
+  args.need(cols == 2 || cols == 3 || cols == 0, "coords must have 2 or 3 columns (x, y[, z]), got " + std::to_string(cols));
   ps.dim = cols == 2 ? 2 : 3;
   ps.coords = args.array<double>(coords, "coords", 2, ps.dim);
   const py::ssize_t n = rows_of(coords);
-  if (!weights.is_none() && py::isinstance<py::array>(weights) && py::reinterpret_borrow<py::array>(weights).ndim() == 2) {
-    ps.ncon = static_cast<int>(py::reinterpret_borrow<py::array>(weights).shape(1));
-    ps.weights = args.array<double>(weights, "weights", 2, ps.ncon, true);
-  } else {
-    ps.weights = args.array<double>(weights, "weights", 1, 0, true);
-  }
-  args.need(weights.is_none() || rows_of(weights) == n,
-            "weights has " + std::to_string(rows_of(weights)) + " rows for " + std::to_string(n) + " points");
+  ps.weights = weights_arg(args, weights, n, ps.ncon, "points");
   ps.ids = args.array<gid_t>(ids, "ids", 1, 0, true);
   args.need(ids.is_none() || rows_of(ids) == n,
             "ids has " + std::to_string(rows_of(ids)) + " values for " + std::to_string(n) + " points");
@@ -40,17 +48,16 @@ void bind_points(py::module_& m) {
       .value("morton", Curve::morton, "cheaper keys, somewhat larger part boundaries");
   m.def(
       "partition_points",
-      [](const py::object& coords, int parts, const py::object& weights, const py::object& ids,
+      [](const py::object& coords, const py::object& parts, const py::object& weights, const py::object& ids,
          const py::object& curve, const py::object& imbalance, const py::object& target_sizes, const py::object& preset,
          const py::object& comm) {
         const char* fn = "hpart.partition_points";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
         const PointSet ps = point_set(args, coords, weights, ids);
-        PointOptions opts = preset.is_none() ? PointOptions{} : PointOptions::preset(preset_of(args, preset), parts);
-        opts.parts = parts;
-        if (!curve.is_none()) opts.curve = enum_of<Curve>(args, curve, "curve", curve_from_string);
-        if (!imbalance.is_none()) opts.imbalance = imbalance.cast<double>();
+        auto opts = options_of<PointOptions>(args, parts, preset);
+        set_enum(args, curve, "curve", opts.curve, curve_from_string);
+        set_value(args, imbalance, "imbalance", opts.imbalance);
         opts.target_sizes = args.array<double>(target_sizes, "target_sizes", 1, 0, true);
         args.agreed(c);
         py::gil_scoped_release unlocked;

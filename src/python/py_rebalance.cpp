@@ -8,13 +8,10 @@
 #include <string>
 
 #include "python/py_graph.hpp"
+#include "python/py_grid.hpp"
 #include "python/py_options.hpp"
-#include "python/py_values.hpp"
 
 namespace hpart::python {
-
-// py_points.cpp: the PointSet over numpy coords / weights / ids, checked into args.
-PointSet point_set(Args& args, const py::object& coords, const py::object& weights, const py::object& ids);
 
 namespace {
 
@@ -50,9 +47,7 @@ Objects objects_of(Args& args, const py::object& objects, const py::object& weig
 // After the arguments are agreed: every rank passes the same kind of objects (a point set on one
 // rank and a graph on another would enter different collectives).
 void same_kind(const Comm& c, const Objects& o, const char* fn) {
-  std::array<int, 2> k{o.graph ? 1 : 0, o.graph ? -1 : 0};
-  c.max(std::span<int>(k));
-  if (k[0] + k[1] != 0)
+  if (!same_everywhere(c, o.graph ? 1 : 0))
     throw Error(ErrorCode::invalid_argument,
                 std::string(fn) + ": some ranks pass a graph and others a point set: pass the same kind everywhere");
 }
@@ -113,9 +108,7 @@ Example
 ...         rb.record_migration_seconds(t_migrate)
 )doc";
 
-}  // namespace
-
-void bind_rebalance(py::module_& m) {
+void bind_rebalance_results(py::module_& m) {
   py::enum_<RebalanceKind>(m, "RebalanceKind", "Method of the Rebalancer's last (re)partition.")
       .value("none", RebalanceKind::none, "no repartition yet")
       .value("scratch", RebalanceKind::scratch, "from scratch, relabelled to keep most weight in place")
@@ -167,89 +160,11 @@ void bind_rebalance(py::module_& m) {
         return std::string("RebalanceStats(kind=") + to_string(s.kind) + ", rebalances=" + std::to_string(s.rebalances) +
                ", migrated=" + std::to_string(s.migrated.objects) + ", imbalance=" + std::to_string(s.imbalance) + ")";
       });
+}
 
-  py::class_<PyRebalancer>(m, "Rebalancer", kRebalancerDoc)
-      .def(py::init([](int parts, const py::object& curve, const py::object& imbalance, const py::object& horizon,
-                       const py::object& smoothing, const py::object& trend_smoothing, const py::object& forgetting,
-                       const py::object& max_surface_growth, const py::object& incremental,
-                       const py::object& max_rounds, const py::object& verbose, const py::object& itr,
-                       const py::object& comm) {
-             const char* fn = "hpart.Rebalancer";
-             const Comm c = comm_of(comm, fn);
-             Args args(fn);
-             RebalanceOptions o;
-             o.parts = parts;
-             if (!curve.is_none()) o.curve = enum_of<Curve>(args, curve, "curve", curve_from_string);
-             set_value(args, imbalance, "imbalance", o.imbalance);
-             set_value(args, horizon, "horizon", o.horizon);
-             set_value(args, smoothing, "smoothing", o.smoothing);
-             set_value(args, trend_smoothing, "trend_smoothing", o.trend_smoothing);
-             set_value(args, forgetting, "forgetting", o.forgetting);
-             set_value(args, max_surface_growth, "max_surface_growth", o.max_surface_growth);
-             set_value(args, incremental, "incremental", o.incremental);
-             set_value(args, max_rounds, "max_rounds", o.max_rounds);
-             set_value(args, verbose, "verbose", o.verbose);
-             set_value(args, itr, "itr", o.itr);
-             args.agreed(c);
-             std::optional<Rebalancer> rb;
-             {
-               py::gil_scoped_release unlocked;
-               rb.emplace(c, o);
-             }
-             py::object ref = comm.is_none() ? py::module_::import("mpi4py.MPI").attr("COMM_WORLD") : comm;
-             return std::make_unique<PyRebalancer>(std::move(ref), c, std::move(*rb));
-           }),
-           py::arg("parts"), py::kw_only(), py::arg("curve") = py::none(), py::arg("imbalance") = py::none(),
-           py::arg("horizon") = py::none(), py::arg("smoothing") = py::none(), py::arg("trend_smoothing") = py::none(),
-           py::arg("forgetting") = py::none(), py::arg("max_surface_growth") = py::none(),
-           py::arg("incremental") = py::none(), py::arg("max_rounds") = py::none(), py::arg("verbose") = py::none(),
-           py::arg("itr") = py::none(), py::arg("comm") = py::none())
-      .def(
-          "partition",
-          [](PyRebalancer& r, const py::object& objects, const py::object& weights, const py::object& ids) {
-            const char* fn = "hpart.Rebalancer.partition";
-            Args args(fn);
-            const Objects o = objects_of(args, objects, weights, ids);
-            args.agreed(r.comm);
-            same_kind(r.comm, o, fn);
-            py::gil_scoped_release unlocked;
-            return o.graph ? r.rb.partition(o.graph->g) : r.rb.partition(o.points);
-          },
-          py::arg("objects"), py::kw_only(), py::arg("weights") = py::none(), py::arg("ids") = py::none(),
-          "Collective: a fresh partition of a point set (coords) or an hpart.Graph; resets the load history.\n"
-          "Returns hpart.Partition.")
-      .def(
-          "observe",
-          [](PyRebalancer& r, const py::object& step_seconds, const py::object& object_costs, const py::object& features,
-             const py::object& parts) {
-            Args args("hpart.Rebalancer.observe");
-            Observation obs;
-            if (!step_seconds.is_none()) {
-              double t = 0.0;
-              set_value(args, step_seconds, "step_seconds", t);
-              obs.step_seconds = t;
-            }
-            obs.object_costs = args.array<double>(object_costs, "object_costs", 1, 0, true);
-            obs.features = features_of(args, features, obs.nfeatures);
-            obs.parts = args.array<part_t>(parts, "parts", 1, 0, true);
-            args.agreed(r.comm);
-            py::gil_scoped_release unlocked;
-            r.rb.observe(obs);
-          },
-          py::kw_only(), py::arg("step_seconds") = py::none(), py::arg("object_costs") = py::none(),
-          py::arg("features") = py::none(), py::arg("parts") = py::none(),
-          R"doc(Collective: feed one step's measurement to the load model (hpart::Observation).
-
-step_seconds : this rank's wall time of the last step (None on every rank, or given on every rank)
-object_costs : float64 (n,), each local object's cost in the last step (with step_seconds only
-    their relative sizes count)
-features : float64 (n, nfeatures), values that explain each object's cost; with step_seconds the
-    Rebalancer fits cost ~ a . features + b (predicted_costs, cost_coefficients)
-parts : int32 (n,), the current part of each local object (default: the last returned parts)
-
-Raises hpart.Error on every rank for NaN/negative values, wrong lengths or part ids.
-)doc")
-      .def(
+// decide, rebalance and the cost model of hpart.Rebalancer.
+void def_rebalancer_steering(py::class_<PyRebalancer>& cls) {
+  cls.def(
           "decide",
           [](PyRebalancer& r) {
             Args("hpart.Rebalancer.decide").agreed(r.comm);
@@ -320,13 +235,99 @@ Returns hpart.Partition; stats says how (kind, rounds, migrated).
       .def_property_readonly("stats", [](const PyRebalancer& r) { return r.rb.stats(); })
       .def_property_readonly("last_decision", [](const PyRebalancer& r) { return r.rb.last_decision(); })
       .def_property_readonly("options", [](const PyRebalancer& r) { return r.rb.options(); });
+}
 
+void bind_rebalancer(py::module_& m) {
+  py::class_<PyRebalancer> cls(m, "Rebalancer", kRebalancerDoc);
+  cls.def(py::init([](const py::object& parts, const py::object& curve, const py::object& imbalance, const py::object& horizon,
+                       const py::object& smoothing, const py::object& trend_smoothing, const py::object& forgetting,
+                       const py::object& max_surface_growth, const py::object& incremental,
+                       const py::object& max_rounds, const py::object& verbose, const py::object& itr,
+                       const py::object& comm) {
+             const char* fn = "hpart.Rebalancer";
+             const Comm c = comm_of(comm, fn);
+             Args args(fn);
+             RebalanceOptions o;
+             o.parts = value_of<int>(args, parts, "parts");
+             set_enum(args, curve, "curve", o.curve, curve_from_string);
+             set_value(args, imbalance, "imbalance", o.imbalance);
+             set_value(args, horizon, "horizon", o.horizon);
+             set_value(args, smoothing, "smoothing", o.smoothing);
+             set_value(args, trend_smoothing, "trend_smoothing", o.trend_smoothing);
+             set_value(args, forgetting, "forgetting", o.forgetting);
+             set_value(args, max_surface_growth, "max_surface_growth", o.max_surface_growth);
+             set_value(args, incremental, "incremental", o.incremental);
+             set_value(args, max_rounds, "max_rounds", o.max_rounds);
+             set_value(args, verbose, "verbose", o.verbose);
+             set_value(args, itr, "itr", o.itr);
+             args.agreed(c);
+             std::optional<Rebalancer> rb;
+             {
+               py::gil_scoped_release unlocked;
+               rb.emplace(c, o);
+             }
+             return std::make_unique<PyRebalancer>(comm_object(comm), c, std::move(*rb));
+           }),
+           py::arg("parts"), py::kw_only(), py::arg("curve") = py::none(), py::arg("imbalance") = py::none(),
+           py::arg("horizon") = py::none(), py::arg("smoothing") = py::none(), py::arg("trend_smoothing") = py::none(),
+           py::arg("forgetting") = py::none(), py::arg("max_surface_growth") = py::none(),
+           py::arg("incremental") = py::none(), py::arg("max_rounds") = py::none(), py::arg("verbose") = py::none(),
+           py::arg("itr") = py::none(), py::arg("comm") = py::none())
+      .def(
+          "partition",
+          [](PyRebalancer& r, const py::object& objects, const py::object& weights, const py::object& ids) {
+            const char* fn = "hpart.Rebalancer.partition";
+            Args args(fn);
+            const Objects o = objects_of(args, objects, weights, ids);
+            args.agreed(r.comm);
+            same_kind(r.comm, o, fn);
+            py::gil_scoped_release unlocked;
+            return o.graph ? r.rb.partition(o.graph->g) : r.rb.partition(o.points);
+          },
+          py::arg("objects"), py::kw_only(), py::arg("weights") = py::none(), py::arg("ids") = py::none(),
+          "Collective: a fresh partition of a point set (coords) or an hpart.Graph; resets the load history.\n"
+          "Returns hpart.Partition.")
+      .def(
+          "observe",
+          [](PyRebalancer& r, const py::object& step_seconds, const py::object& object_costs, const py::object& features,
+             const py::object& parts) {
+            Args args("hpart.Rebalancer.observe");
+            Observation obs;
+            if (!step_seconds.is_none()) {
+              double t = 0.0;
+              set_value(args, step_seconds, "step_seconds", t);
+              obs.step_seconds = t;
+            }
+            obs.object_costs = args.array<double>(object_costs, "object_costs", 1, 0, true);
+            obs.features = features_of(args, features, obs.nfeatures);
+            obs.parts = args.array<part_t>(parts, "parts", 1, 0, true);
+            args.agreed(r.comm);
+            py::gil_scoped_release unlocked;
+            r.rb.observe(obs);
+          },
+          py::kw_only(), py::arg("step_seconds") = py::none(), py::arg("object_costs") = py::none(),
+          py::arg("features") = py::none(), py::arg("parts") = py::none(),
+          R"doc(Collective: feed one step's measurement to the load model (hpart::Observation).
+
+step_seconds : this rank's wall time of the last step (None on every rank, or given on every rank)
+object_costs : float64 (n,), each local object's cost in the last step (with step_seconds only
+    their relative sizes count)
+features : float64 (n, nfeatures), values that explain each object's cost; with step_seconds the
+    Rebalancer fits cost ~ a . features + b (predicted_costs, cost_coefficients)
+parts : int32 (n,), the current part of each local object (default: the last returned parts)
+
+Raises hpart.Error on every rank for NaN/negative values, wrong lengths or part ids.
+)doc");
+  def_rebalancer_steering(cls);
+}
+
+void def_repartition_points(py::module_& m) {
   bind_repartition<Partition>(m, "PointRepartition",
                               "The result of hpart.repartition_points: an hpart.Partition plus migrated, from_scratch,\n"
                               "steps (diffusion rounds) and surface_growth.");
   m.def(
       "repartition_points",
-      [](const py::object& coords, const py::object& current, int parts, const py::object& weights,
+      [](const py::object& coords, const py::object& current, const py::object& parts, const py::object& weights,
          const py::object& ids, const py::object& curve, const py::object& imbalance, const py::object& max_rounds,
          const py::object& comm) {
         const char* fn = "hpart.repartition_points";
@@ -338,8 +339,8 @@ Returns hpart.Partition; stats says how (kind, rounds, migrated).
                   "current has " + std::to_string(rows_of(current)) + " values for " + std::to_string(ps.size()) +
                       " points");
         PointRepartOptions opts;
-        opts.parts = parts;
-        if (!curve.is_none()) opts.curve = enum_of<Curve>(args, curve, "curve", curve_from_string);
+        opts.parts = value_of<int>(args, parts, "parts");
+        set_enum(args, curve, "curve", opts.curve, curve_from_string);
         set_value(args, imbalance, "imbalance", opts.imbalance);
         set_value(args, max_rounds, "max_rounds", opts.max_rounds);
         args.agreed(c);
@@ -376,6 +377,14 @@ Example
 >>> r = hpart.repartition_points(xyz, p.parts, 8, weights=new_costs)
 >>> r.migrated.objects, r.metrics.imbalance
 )doc");
+}
+
+}  // namespace
+
+void bind_rebalance(py::module_& m) {
+  bind_rebalance_results(m);
+  bind_rebalancer(m);
+  def_repartition_points(m);
 }
 
 }  // namespace hpart::python

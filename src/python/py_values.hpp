@@ -1,7 +1,11 @@
 #pragma once
-// Scalar option values from Python (numbers, flags): a value of the wrong type is a recorded
-// problem of the call's Args, agreed like every argument (a local TypeError would leave the
-// other ranks waiting in the call's first collective).
+// Python values of collective calls (numbers, flags, names, paths, bound objects): a value of the
+// wrong type is a recorded problem of the call's Args, agreed like every argument. A typed C++
+// parameter (int, double, std::string) would instead make pybind11 raise a local TypeError on
+// the one rank that got it wrong while the others wait in the call's first collective: so the
+// collective bindings take py::object and convert here, and only here.
+#include <array>
+#include <span>
 #include <string>
 #include <type_traits>
 
@@ -9,27 +13,81 @@
 
 namespace hpart::python {
 
-// field = v unless v is None; a v that does not convert to T is recorded as a problem.
+// The Python type name of v ("str", "NoneType", ...), for messages.
+inline std::string type_name(const py::handle& v) { return py::str(py::type::of(v).attr("__name__")).cast<std::string>(); }
+
+// What value_of<T> accepts, for messages.
 template <class T>
-void set_value(Args& args, const py::object& v, const char* name, T& field) {
-  if (v.is_none()) return;
-  // bool is an int in Python: refuse it for numbers, and numbers for flags.
+constexpr const char* kind_of() {
+  if constexpr (std::is_same_v<T, bool>) return "True or False";
+  else if constexpr (std::is_same_v<T, std::string>) return "a str";
+  else if constexpr (std::is_integral_v<T>) return "an int";
+  else return "a number";
+}
+
+// `v` as T, or `fallback` after recording "name must be <kind>, got <type>". Integral T: a Python
+// or numpy integer (not a float, not a bool: bool is an int in Python, but True parts is a bug);
+// floating T: any real number but a bool; bool: True or False only; std::string: a str.
+template <class T>
+T value_of(Args& args, const py::handle& v, const char* name, T fallback = T{}) {
   const bool is_bool = py::isinstance<py::bool_>(v);
-  if constexpr (std::is_same_v<T, bool>) {
-    args.need(is_bool, std::string(name) + " must be True or False");
-    if (is_bool) field = v.cast<bool>();
-  } else {
-    bool ok = !is_bool;
-    if (ok) {
-      try {
-        field = v.cast<T>();
-      } catch (const py::cast_error&) {
-        ok = false;
+  bool ok = false;
+  if constexpr (std::is_same_v<T, bool>) ok = is_bool;
+  else if constexpr (std::is_same_v<T, std::string>) ok = py::isinstance<py::str>(v);
+  else if constexpr (std::is_integral_v<T>) ok = !is_bool && PyIndex_Check(v.ptr()) != 0;
+  else ok = !is_bool && !v.is_none() && !py::isinstance<py::str>(v);
+  if (ok) {
+    try {
+      return v.cast<T>();
+    } catch (const py::cast_error&) {
+      // An int that does not fit T (or an object whose __index__/__float__ failed).
+      if (std::is_integral_v<T> && py::isinstance<py::int_>(v)) {
+        args.need(false, std::string(name) + " = " + py::repr(v).cast<std::string>() + " is out of range");
+        return fallback;
       }
     }
-    args.need(ok, std::string(name) + " must be a" + (std::is_integral_v<T> ? "n integer" : " number") + ", got " +
-                      py::str(py::type::of(v).attr("__name__")).cast<std::string>());
   }
+  args.need(false, std::string(name) + " must be " + kind_of<T>() + ", got " + type_name(v));
+  return fallback;
+}
+
+// field = value_of(v) unless v is None (an option left None keeps the C++ default).
+template <class T>
+void set_value(Args& args, const py::handle& v, const char* name, T& field) {
+  if (!v.is_none()) field = value_of<T>(args, v, name, field);
+}
+
+// A file path: a str or an os.PathLike giving one (pathlib.Path); "" after recording a problem.
+inline std::string path_of(Args& args, const py::handle& v, const char* name = "path") {
+  if (py::isinstance<py::str>(v) || py::hasattr(v, "__fspath__")) {
+    const py::object p = py::module_::import("os").attr("fspath")(v);
+    if (py::isinstance<py::str>(p)) return p.cast<std::string>();
+  }
+  args.need(false, std::string(name) + " must be a str or os.PathLike, got " + type_name(v));
+  return {};
+}
+
+// The object `v` as a bound T, or nullptr after recording "name must be an <type_name>, got ...".
+template <class T>
+const T* bound_of(Args& args, const py::handle& v, const char* name, const char* bound_name) {
+  if (py::isinstance<T>(v)) return &v.cast<const T&>();
+  args.need(false, std::string(name) + " must be an " + bound_name + ", got " + type_name(v));
+  return nullptr;
+}
+
+// True on every rank when every rank of c passed the same `v` (one allreduce). For a choice that
+// picks which collectives follow (the kind of a map, of the objects, of the records moved): ranks
+// that chose differently would wait in different collectives.
+inline bool same_everywhere(const Comm& c, long long v) {
+  std::array<long long, 2> m{v, -v};
+  c.max(std::span<long long>(m));
+  return m[0] == -m[1];
+}
+
+// The mpi4py object of a `comm` argument (None: COMM_WORLD), for an object that keeps the
+// communicator it borrows alive.
+inline py::object comm_object(const py::object& comm) {
+  return comm.is_none() ? py::module_::import("mpi4py.MPI").attr("COMM_WORLD") : comm;
 }
 
 }  // namespace hpart::python
