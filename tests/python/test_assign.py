@@ -143,6 +143,8 @@ def test_sub_communicator():
         (dict(partition="p"), "partition must be an hpart.Partition"),
         (dict(owner_of_part=np.zeros(3, dtype=np.int64)), "owner_of_part has dtype int64"),
         (dict(comm=7), "mpi4py communicator"),
+        (dict(curve=1), "curve must be a name .* got int"),
+        (dict(node_curve=2.0), "node_curve must be a name .* got float"),
     ],
 )
 def test_bad_map_input_on_one_rank(bad, match):
@@ -160,3 +162,19 @@ def test_grid_map_without_grid_on_one_rank():
     p = hpart.partition_grid(g, 2)
     grid = None if COMM.rank == COMM.size - 1 else g
     every_rank_raises(lambda: hpart.map_of(p, grid=grid), "grid", COMM)
+
+
+def test_partition_of_another_kind_on_one_rank():
+    """A grid partition on one rank and a point partition on the others: each kind runs its own
+    collectives, so the kind is agreed first and every rank raises the same error."""
+    extent = (16, 8)
+    g = hpart.Grid(extent, hpart.slab_of(extent))
+    gp = hpart.partition_grid(g, 2)
+    xyz = np.random.default_rng(COMM.rank).random((10, 3))
+    pp = hpart.partition_points(xyz, 2)
+    last = COMM.rank == COMM.size - 1
+    if COMM.size > 1:  # (at np 1 the one rank's grid partition is a valid call)
+        every_rank_raises(lambda: hpart.map_of(gp if last else pp, coords=xyz, grid=g), "different kinds", COMM)
+    # Both kinds still work afterwards.
+    assert (hpart.map_of(pp, coords=xyz).assign(xyz) == pp.parts).all()
+    assert hpart.map_of(gp, grid=g).num_parts == 2

@@ -182,6 +182,17 @@ def test_bad_arrays_one_rank():
                       "method", COMM)
     every_rank_raises(lambda: hpart.partition_graph(g, 2, imbalance="x" if mine else 0.03), "imbalance must be a number",
                       COMM)
+    # Scalars of the wrong type on one rank: agreed, never a local TypeError and a hang.
+    every_rank_raises(lambda: hpart.partition_graph(g, "2" if mine else 2), "parts must be an int, got str", COMM)
+    every_rank_raises(lambda: hpart.partition_graph(g, 2, seed=1.0 if mine else 1), "seed must be an int, got float", COMM)
+    cur = np.zeros(len(g), dtype=np.int32)
+    every_rank_raises(lambda: hpart.repartition_graph(g, cur, None if mine else 2), "parts must be an int, got NoneType",
+                      COMM)
+    every_rank_raises(lambda: hpart.repartition_graph(g, cur, 2, itr=True if mine else 100.0),
+                      "itr must be a number, got bool", COMM)
+    every_rank_raises(lambda: hpart.graph_metrics(g, cur, 2.0 if mine else 2), "num_parts must be an int, got float", COMM)
+    every_rank_raises(lambda: hpart.read_graph_metis(3 if mine else "x.graph"), "path must be a str or os.PathLike, got int",
+                      COMM)
 
 
 def test_bad_graph_one_rank():

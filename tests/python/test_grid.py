@@ -190,6 +190,11 @@ def bad_call(bad):
         (dict(parts=0), "parts"),
         (dict(local=hpart.Box((0, 0), (15, 11))), ""),  # overlaps the other ranks' slabs (np > 1)
         (dict(comm=42), "mpi4py communicator"),
+        (dict(parts="4"), "parts must be an int, got str"),
+        (dict(parts=4.0), "parts must be an int, got float"),
+        (dict(imbalance=True), "imbalance must be a number, got bool"),
+        (dict(shape=(2, "2")), "shape must be an int, got str"),
+        (dict(method=3), "method must be a name .* got int"),
     ],
 )
 def test_bad_input_on_one_rank_is_every_ranks_error(bad, match):
@@ -204,3 +209,14 @@ def test_bad_repartition_input_on_one_rank():
     prev = p if COMM.rank != COMM.size - 1 else "not a partition"
     every_rank_raises(lambda: hpart.repartition_grid(grid, prev), "previous must be an hpart.GridPartition", COMM)
     every_rank_raises(lambda: hpart.grid_neighbours(grid, prev), "partition must be", COMM)
+
+
+def test_wrong_scalar_types_on_one_rank():
+    grid, _ = local_grid((16, 12))
+    p = hpart.partition_grid(grid, 4)
+    last = COMM.rank == COMM.size - 1
+    every_rank_raises(lambda: hpart.repartition_grid(grid, p, parts="4" if last else 4), "parts must be an int, got str", COMM)
+    every_rank_raises(lambda: hpart.repartition_grid(grid, p, imbalance="x" if last else 0.1),
+                      "imbalance must be a number, got str", COMM)
+    every_rank_raises(lambda: hpart.grid_neighbours(grid, p, 1.0 if last else 1), "halo must be an int, got float", COMM)
+    every_rank_raises(lambda: hpart.grid_neighbours(grid, p, None if last else 1), "halo must be an int, got NoneType", COMM)

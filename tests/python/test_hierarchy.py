@@ -138,6 +138,9 @@ def test_sub_communicator():
         (dict(grid=None), "grid must be an hpart.Grid"),
         (dict(topology=hpart.Topology([0] * 7)), ""),  # a topology of another size
         (dict(imbalance="small"), "imbalance must be a number"),
+        (dict(parts="4"), "parts must be an int, got str"),
+        (dict(parts=None), "parts must be an int, got NoneType"),
+        (dict(node_method=1.5), "node_method must be a name .* got float"),
     ],
 )
 def test_bad_grid_input_on_one_rank(bad, match):
@@ -154,6 +157,8 @@ def test_bad_grid_input_on_one_rank(bad, match):
         (dict(coords=np.zeros((5, 3), dtype=np.float32)), "dtype float32"),
         (dict(node_curve="peano"), "node_curve"),
         (dict(ids=np.arange(4, dtype=np.int64)), "ids has 4 values"),
+        (dict(parts=2.0), "parts must be an int, got float"),
+        (dict(imbalance=True), "imbalance must be a number, got bool"),
     ],
 )
 def test_bad_point_input_on_one_rank(bad, match):
@@ -182,3 +187,13 @@ def test_graph_hierarchy(shared_dir):
 def test_bad_graph_hierarchy_input_on_one_rank():
     g = None if COMM.rank == COMM.size - 1 else "graph"
     every_rank_raises(lambda: hpart.partition_graph_hierarchical(g, topology=emulated()), "graph must be an hpart.Graph", COMM)
+
+
+def test_wrong_scalar_types_on_one_rank(shared_dir):
+    last = COMM.rank == COMM.size - 1
+    every_rank_raises(lambda: hpart.detect_topology(2 if last else f"{COMM.size}x1"), "spec must be a str, got int", COMM)
+    g = hpart.read_graph_metis(f"{shared_dir}/data/graphs/3elt.graph")
+    every_rank_raises(lambda: hpart.partition_graph_hierarchical(g, "8" if last else 8, topology=emulated()),
+                      "parts must be an int, got str", COMM)
+    every_rank_raises(lambda: hpart.partition_graph_hierarchical(g, 8, topology=emulated(), seed=1.5 if last else 1),
+                      "seed must be an int, got float", COMM)

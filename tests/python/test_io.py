@@ -174,6 +174,13 @@ def test_missing_file_is_every_ranks_io_error():
         (lambda d, last: hpart.evaluate_partition(np.zeros(2, np.int32), 2, weights=np.ones(3 if last else 2)), "weights has 3 rows"),
         (lambda d, last: hpart.read_points_text(os.path.join(d, "other" if last else "pts.txt")), ""),
         (lambda d, last: hpart.write_partition_png(os.path.join(d, "x.png"), np.zeros((2, 2)), np.zeros(1 if last else 2, np.int32), 2), "parts has 1 values"),
+        # Scalars, names and paths of the wrong type: agreed, never a local TypeError and a hang.
+        (lambda d, last: hpart.read_points_text(3 if last else os.path.join(d, "pts.txt")), "path must be a str or os.PathLike, got int"),
+        (lambda d, last: hpart.read_points_text(os.path.join(d, "pts.txt"), "2" if last else 2), "dim must be an int, got str"),
+        (lambda d, last: hpart.read_parts_h5(os.path.join(d, "p.h5"), 5 if last else "/parts"), "dataset must be a str, got int"),
+        (lambda d, last: hpart.write_parts_text(None if last else os.path.join(d, "p"), np.zeros(2, np.int32)), "path must be a str or os.PathLike, got NoneType"),
+        (lambda d, last: hpart.evaluate_partition(np.zeros(2, np.int32), "2" if last else 2), "num_parts must be an int, got str"),
+        (lambda d, last: hpart.write_partition_png(os.path.join(d, "x.png"), np.zeros((2, 2)), np.zeros(2, np.int32), 2, max_side=10.5 if last else 10), "max_side must be an int, got float"),
     ],
 )
 def test_bad_input_on_one_rank_is_every_ranks_error(call, match):
@@ -183,3 +190,15 @@ def test_bad_input_on_one_rank_is_every_ranks_error(call, match):
                 f.write("0 0\n1 1\n")
         COMM.Barrier()
         every_rank_raises(lambda: call(d, COMM.rank == COMM.size - 1), match, COMM)
+
+
+def test_paths_may_be_pathlike():
+    """A pathlib.Path is a path wherever a str is (os.fspath)."""
+    import pathlib
+    with shared_tmpdir(COMM) as d:
+        xyz = np.random.default_rng(COMM.rank).random((5, 2))
+        hpart.write_points_text(pathlib.Path(d) / "pts.txt", xyz)
+        f = hpart.read_points_text(pathlib.Path(d) / "pts.txt")
+        assert f.global_count == 5 * COMM.size
+        # The file's blocks are byte ranges, not the writers' rows: compare all points in order.
+        assert np.array_equal(np.concatenate(COMM.allgather(f.coords)), np.concatenate(COMM.allgather(xyz)))

@@ -141,6 +141,9 @@ def test_bad_input_one_rank():
     every_rank_raises(lambda: hpart.Migration(parts.astype(np.int64) if mine else parts, k), "parts has dtype int64",
                       COMM)
     every_rank_raises(lambda: hpart.Migration(parts, None if mine else k), "num_parts is required", COMM)
+    # Scalars of the wrong type on one rank: agreed, never a local TypeError and a hang.
+    every_rank_raises(lambda: hpart.Migration(parts, str(k) if mine else k), "num_parts must be an int, got str", COMM)
+    every_rank_raises(lambda: hpart.Migration(parts, float(k) if mine else k), "num_parts must be an int, got float", COMM)
     bad = parts.copy()
     if mine:
         bad[0] = k + 5

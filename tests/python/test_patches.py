@@ -113,6 +113,11 @@ def test_sub_communicator():
         (dict(boxes=np.array([[0, 0, 200, 7]], dtype=np.int64), cost=np.ones(1)), ""),  # outside the domain
         (dict(imbalance=None, parts=0), "parts"),
         (dict(comm="world"), "mpi4py communicator"),
+        (dict(parts="4"), "parts must be an int, got str"),
+        (dict(parts=4.0), "parts must be an int, got float"),
+        (dict(imbalance="0"), "imbalance must be a number, got str"),
+        (dict(extent=(96, 64.0)), "extent must be an int, got float"),
+        (dict(curve=0), "curve must be a name .* got int"),
     ],
 )
 def test_bad_input_on_one_rank_is_every_ranks_error(bad, match):
@@ -129,3 +134,14 @@ def test_bad_current_on_one_rank():
     if COMM.rank == COMM.size - 1:
         current = current.astype(np.int64)
     every_rank_raises(lambda: hpart.repartition_patches(mine(boxes), EXTENT, current, 4), "current has dtype int64", COMM)
+
+
+def test_wrong_scalar_types_on_one_rank():
+    boxes, cost = patch_level()
+    last = COMM.rank == COMM.size - 1
+    current = np.zeros(len(mine(boxes)), dtype=np.int32)
+    every_rank_raises(lambda: hpart.repartition_patches(mine(boxes), EXTENT, current, None if last else 4),
+                      "parts must be an int, got NoneType", COMM)
+    p = hpart.partition_patches(mine(boxes), EXTENT, 4, cost=mine(cost))
+    every_rank_raises(lambda: hpart.patch_neighbours(mine(boxes), EXTENT, p, True if last else 1),
+                      "halo must be an int, got bool", COMM)

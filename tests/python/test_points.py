@@ -64,6 +64,17 @@ def test_sub_communicator():
         (dict(parts=0), "parts"),
         (dict(curve="peano"), "curve"),
         (dict(comm=42), "mpi4py communicator"),
+        # Scalars of the wrong type: converted inside the call and agreed, never a local
+        # TypeError on the one rank while the others wait in the agreement.
+        (dict(parts="4"), "parts must be an int, got str"),
+        (dict(parts=4.0), "parts must be an int, got float"),
+        (dict(parts=True), "parts must be an int, got bool"),
+        (dict(parts=None), "parts must be an int, got NoneType"),
+        (dict(parts=2**40), "parts = 1099511627776 is out of range"),
+        (dict(imbalance="0.1"), "imbalance must be a number, got str"),
+        (dict(imbalance=False), "imbalance must be a number, got bool"),
+        (dict(curve=1), "curve must be a name .* got int"),
+        (dict(preset=2.0), "preset must be a name .* got float"),
     ],
 )
 def test_bad_input_on_one_rank_is_every_ranks_error(bad, match):
@@ -72,3 +83,11 @@ def test_bad_input_on_one_rank_is_every_ranks_error(bad, match):
     if COMM.rank == COMM.size - 1 or "comm" in bad:
         args.update(bad)
     every_rank_raises(lambda: hpart.partition_points(**args), match, COMM)
+
+
+def test_numpy_scalars_are_numbers():
+    """numpy integers and floats are accepted where ints and numbers are (what a script computes)."""
+    xyz = np.random.default_rng(COMM.rank).random((200, 3))
+    p = hpart.partition_points(xyz, np.int64(4), imbalance=np.float32(0.01))
+    q = hpart.partition_points(xyz, 4, imbalance=0.01)
+    assert p.num_parts == 4 and (p.parts == q.parts).all()

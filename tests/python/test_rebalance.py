@@ -146,6 +146,14 @@ def test_bad_input_one_rank():
     mine = COMM.rank == COMM.size - 1
     every_rank_raises(lambda: hpart.Rebalancer(4, curve="peano" if mine else "hilbert"), "curve", COMM)
     every_rank_raises(lambda: hpart.Rebalancer(4, smoothing=2.0 if mine else 0.3), "smoothing", COMM)
+    # Scalars of the wrong type on one rank: agreed, never a local TypeError and a hang.
+    every_rank_raises(lambda: hpart.Rebalancer("4" if mine else 4), "parts must be an int, got str", COMM)
+    every_rank_raises(lambda: hpart.Rebalancer(4, incremental=1 if mine else True), "incremental must be True or False",
+                      COMM)
+    every_rank_raises(lambda: hpart.Rebalancer(4, max_rounds=2.5 if mine else 3), "max_rounds must be an int, got float",
+                      COMM)
+    every_rank_raises(lambda: hpart.repartition_points(xyz, np.zeros(len(xyz), dtype=np.int32), 4.0 if mine else 4),
+                      "parts must be an int, got float", COMM)
     rb = hpart.Rebalancer(4)
     rb.partition(xyz)
     n = len(xyz)
@@ -157,6 +165,7 @@ def test_bad_input_one_rank():
     every_rank_raises(lambda: rb.observe(object_costs=np.ones(n, dtype=np.float32 if mine else np.float64)),
                       "object_costs has dtype float32", COMM)
     every_rank_raises(lambda: rb.observe(step_seconds="1" if mine else 1.0), "step_seconds", COMM)
+    every_rank_raises(lambda: rb.record_migration_seconds(None if mine else 0.1), "seconds is required", COMM)
     every_rank_raises(lambda: rb.rebalance(xyz, np.zeros(n + (1 if mine else 0), dtype=np.int32)), "parts has", COMM)
     g = hpart.Graph(np.array([0] * (COMM.size + 1)), np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))
     if COMM.size > 1:  # a graph on one rank, points on the others
