@@ -191,6 +191,18 @@ def test_in_place_exchange_equals_out_of_place():
             out = ht.halo_exchange_(buf, L, halo)
             assert out.data_ptr() == buf.data_ptr()
             assert torch.equal(buf, expect), name
+        # padding="assume_zero": the exchange leaves the padding alone (the caller's promise).
+        zb = torch.zeros(L.halo_shape(halo), dtype=torch.float64)
+        if not L.empty:
+            zb[(slice(None), slice(None)) + tuple(slice(h, h + e) for h, e in zip(halo, L.local_shape[2:]))] = x
+        assert torch.equal(ht.halo_exchange_(zb, L, halo, padding="assume_zero"), expect), name
+        marked = torch.full(L.halo_shape(halo), 99.0, dtype=torch.float64)
+        if not L.empty:
+            marked[(slice(None), slice(None)) + tuple(slice(h, h + e) for h, e in zip(halo, L.local_shape[2:]))] = x
+        ht.halo_exchange_(marked, L, halo, padding="assume_zero")
+        padding_cells = int((expect == 0).sum())  # the values are random normals: no zero but the padding
+        assert int((marked == 99.0).sum()) == padding_cells, name
+        assert torch.equal(torch.where(marked == 99.0, torch.zeros_like(marked), marked), expect), name
         # Its backward: the adjoint on the haloed gradient.
         v = buf.clone().requires_grad_()
         w = v * 1.0
@@ -234,6 +246,12 @@ def test_bad_input_on_one_rank_is_every_ranks_error():
     if P > 1:
         every_rank_raises(call(halo=2 if last else 1), "halo along H differs", COMM)
     every_rank_raises(call(halo=(1, 2, 3) if last else 1), "halo must be", COMM)
+    xh = torch.zeros(L.halo_shape(1))
+    every_rank_raises(lambda: ht.halo_exchange_(xh, L, 1, padding="maybe" if last else "zero"), "padding 'maybe'",
+                      COMM)
+    if P > 1:
+        every_rank_raises(lambda: ht.halo_exchange_(xh, L, 1, padding="assume_zero" if last else "zero"),
+                          "padding differs", COMM)
     # Wider than a neighbour's shard (rows are 2 per rank; H is cut whenever P > 1).
     if P > 1:
         every_rank_raises(call(halo=(min(L.extents[2]) + 1, 1)), "wider than shard", COMM)

@@ -24,9 +24,9 @@ import torch
 from torch.autograd.function import once_differentiable
 
 from .. import _hpart
-from ._checks import DTYPES, agree, anchor, dtype_code, tensor_problem, wants_grad
+from ._checks import DTYPES, anchor, dtype_code, tensor_problem, wants_grad
 
-_NAMES = ["the layout (its fingerprint)", "halo along D", "halo along H", "halo along W", "dtype"]
+_NAMES = ["the layout (its fingerprint)", "halo along D", "halo along H", "halo along W", "padding", "dtype"]
 
 
 def halo_widths(layout, halo):
@@ -59,30 +59,59 @@ def _interior(layout, h3):
     return (slice(None), slice(None)) + tuple(slice(w, w + e) for w, e in zip(sp, ext))
 
 
-def _plan(layout, h3, dtype, transfer):
-    key = (h3, dtype, transfer)
+def _plan(layout, h3, dtype, transfer, assume_zero=False):
+    key = (h3, dtype, transfer) + (("assume_zero",) if assume_zero else ())
     p = layout._halo_plans.get(key)
     if p is None:
         # Collective (validates the halo against every shard's width: the same hpart.Error on
         # every rank), reached by every rank in the same call since the key was agreed.
-        p = _hpart._HaloPlan(layout._impl, list(h3), DTYPES[dtype][0], transfer)
+        p = _hpart._HaloPlan(layout._impl, list(h3), DTYPES[dtype][0], transfer, assume_zero)
         layout._halo_plans[key] = p
     return p
 
 
-def _checked(fn, x, layout, halo, shape_of):
-    """Local checks, then the agreement (one allreduce): (plan inputs, needs-grad on any rank)."""
+class _Spec:
+    """What every call with one (function, layout, halo, padding) needs, computed once and cached
+    on the layout: the per-call work is then the tensor's checks and the agreement (the Python
+    overhead of a call is a few microseconds, against ~30 us for a 256 KiB face)."""
+    __slots__ = ("h3", "problem", "shape", "haloed", "interior", "values")
+
+    def __init__(self, fn, layout, halo, padding, in_place):
+        self.h3, self.problem = _halo3(layout, halo, fn)
+        if self.problem is None and padding not in ("zero", "assume_zero"):
+            self.problem = f"{fn}: padding '{padding}' (zero or assume_zero)"
+        if self.problem is None and not layout.has_mesh and any(self.h3):
+            self.problem = f"{fn}: a halo needs a mesh layout (Layout.sharded), not {layout!r}"
+        self.shape = self.haloed = self.interior = None
+        if self.problem is None:
+            self.haloed = torch.Size(layout.halo_shape(self.h3[3 - layout.spatial_dims:]))
+            self.shape = self.haloed if in_place else torch.Size(layout.local_shape)
+            self.interior = _interior(layout, self.h3)
+        # Compared between the ranks by the agreement (the dtype is appended per call).
+        self.values = [layout._fingerprint(), *self.h3, int(padding == "assume_zero")]
+
+
+def _checked(fn, x, layout, halo, in_place, padding="zero"):
+    """Local checks, then the agreement (one allreduce): (the _Spec, needs-grad on any rank)."""
     from .layout import Layout
     if not isinstance(layout, Layout):
         raise TypeError(f"{fn}: layout must be an hpart.torch.Layout, got {type(layout).__name__}")
-    h3, problem = _halo3(layout, halo, fn)
-    if problem is None and not layout.has_mesh and any(h3):
-        problem = f"{fn}: a halo needs a mesh layout (Layout.sharded), not {layout!r}"
-    if problem is None:
-        problem = tensor_problem(x, fn, "x", shape_of(layout, h3))
-    any_grad, _ = agree(layout._impl.comm, fn, problem, [layout._fingerprint(), *h3, dtype_code(x)], _NAMES,
-                        wants_grad(x))
-    return h3, any_grad
+    try:
+        key = (fn, halo, padding)
+        spec = layout._halo_specs.get(key)
+    except TypeError:  # an unhashable halo (a list): not cached
+        key, spec = None, None
+    if spec is None:
+        spec = _Spec(fn, layout, halo, padding, in_place)
+        if key is not None:
+            layout._halo_specs[key] = spec
+    problem = spec.problem
+    if problem is None and not (type(x) is torch.Tensor and x.dtype in DTYPES and x.shape == spec.shape
+                                and x.layout == torch.strided and x.is_contiguous()):
+        problem = tensor_problem(x, fn, "x", spec.shape)
+    any_grad, _ = _hpart._torch_agree(layout._impl.comm, fn, problem or "", spec.values + [dtype_code(x)], _NAMES,
+                                      wants_grad(x), [])
+    return spec, any_grad
 
 
 def _host(t):
@@ -92,12 +121,12 @@ def _host(t):
 
 class _HaloExchange(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, x, _anchor, layout, h3):
-        plan = _plan(layout, h3, x.dtype, "pack_runs")
-        ctx.plan, ctx.layout, ctx.h3, ctx.device = plan, layout, h3, x.device
-        out = torch.empty(layout.halo_shape(h3[3 - layout.spatial_dims:]), dtype=x.dtype)
+    def forward(ctx, x, _anchor, layout, spec):
+        plan = _plan(layout, spec.h3, x.dtype, "pack_runs")
+        ctx.plan, ctx.layout, ctx.spec, ctx.device = plan, layout, spec, x.device
+        out = torch.empty(spec.haloed, dtype=x.dtype)
         if out.numel():
-            out[_interior(layout, h3)] = _host(x)
+            out[spec.interior] = _host(x)
         plan.forward(out.data_ptr())
         return out if x.device.type == "cpu" else out.to(x.device)
 
@@ -108,14 +137,14 @@ class _HaloExchange(torch.autograd.Function):
         gh = torch.empty(g.shape, dtype=g.dtype)
         gh.copy_(g)
         ctx.plan.adjoint(gh.data_ptr())
-        gx = gh[_interior(ctx.layout, ctx.h3)] if gh.numel() else torch.zeros(ctx.layout.local_shape, dtype=g.dtype)
+        gx = gh[ctx.spec.interior] if gh.numel() else torch.zeros(ctx.layout.local_shape, dtype=g.dtype)
         return (gx if ctx.device.type == "cpu" else gx.to(ctx.device)), None, None, None
 
 
 class _HaloExchangeInPlace(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, xh, _anchor, layout, h3):
-        plan = _plan(layout, h3, xh.dtype, "automatic")
+    def forward(ctx, xh, _anchor, layout, spec, assume_zero):
+        plan = _plan(layout, spec.h3, xh.dtype, "automatic", assume_zero)
         ctx.plan = plan
         if xh.device.type == "cpu":
             plan.forward(xh.data_ptr())
@@ -132,7 +161,7 @@ class _HaloExchangeInPlace(torch.autograd.Function):
         gh = torch.empty(g.shape, dtype=g.dtype)
         gh.copy_(g)
         ctx.plan.adjoint(gh.data_ptr())
-        return gh.to(g.device), None, None, None
+        return gh.to(g.device), None, None, None, None
 
 
 def halo_exchange(x, layout, halo):
@@ -153,17 +182,24 @@ def halo_exchange(x, layout, halo):
     >>> y = torch.nn.functional.conv2d(xh, w)                               # = the global conv's rows
     """
     fn = "hpart.torch.halo_exchange"
-    h3, any_grad = _checked(fn, x, layout, halo, lambda L, h: L.local_shape)
-    return _HaloExchange.apply(x, anchor(any_grad and not x.requires_grad), layout, h3)
+    spec, any_grad = _checked(fn, x, layout, halo, False)
+    return _HaloExchange.apply(x, anchor(any_grad and not x.requires_grad), layout, spec)
 
 
-def halo_exchange_(xh, layout, halo):
+def halo_exchange_(xh, layout, halo, padding="zero"):
     """In-place halo exchange: `xh` is this rank's haloed tensor (shape layout.halo_shape(halo),
     the shard in its interior); its halo cells are overwritten as halo_exchange fills them, and
     xh is returned. No allocation and no copy of the interior: the path for a buffer kept from
     step to step. Autograd records the in-place write (the backward adds xh's halo gradient into
     the owners' interior gradient and gives the halo zero gradient). A leaf that requires grad
-    cannot be written in place (torch refuses): exchange a clone, or use halo_exchange."""
+    cannot be written in place (torch refuses): exchange a clone, or use halo_exchange.
+
+    padding: "zero" (default) zeroes the padding (halo cells past non-periodic global edges) on
+    every exchange: hpart cannot know whether the caller wrote it, and on a 4096^2 x 16 float
+    shard that zeroing (one cache line per row) costs ~30x the messages. "assume_zero": the
+    caller promises the padding is zero and stays zero (a buffer from torch.zeros whose interior
+    alone is written), and the exchange never touches it. Every rank passes the same padding."""
     fn = "hpart.torch.halo_exchange_"
-    h3, any_grad = _checked(fn, xh, layout, halo, lambda L, h: L.halo_shape(h[3 - L.spatial_dims:]))
-    return _HaloExchangeInPlace.apply(xh, anchor(any_grad and not xh.requires_grad), layout, h3)
+    spec, any_grad = _checked(fn, xh, layout, halo, True, padding)
+    return _HaloExchangeInPlace.apply(xh, anchor(any_grad and not xh.requires_grad), layout, spec,
+                                      padding == "assume_zero")

@@ -90,7 +90,8 @@ class Layout:
         self._boxes = [tuple(slice(0, 0) if empty else slice(lo[a], hi[a] + 1) for a in self._axes)
                        for lo, hi, empty in boxes]
         self._local = self._boxes[impl.rank]
-        self._halo_plans = {}     # (halo (d, h, w), dtype, transfer) -> _hpart._HaloPlan
+        self._halo_plans = {}     # (halo (d, h, w), dtype, transfer[, "assume_zero"]) -> _hpart._HaloPlan
+        self._halo_specs = {}     # (function, halo, padding) -> halo._Spec (checks computed once)
         self._redist_plans = {}   # (to Layout, dtype) -> _hpart._RedistributionPlan
         self._related = {}        # ("on_rank", root) / ("replicated",) -> Layout
 
