@@ -12,6 +12,8 @@
 #     rebalanced under a drifting load) on a generated 2D file: partition table, part file and a PNG picture.
 #  5. installs hpart and builds a C program, a Fortran program and an unchanged ParMETIS caller
 #     against the installed package with pkg-config alone, and runs each at np 4.
+#  6. from Python (when the package was built): partitions numpy points with an mpi4py
+#     communicator, then trains an unmodified torch model domain-parallel on hpart.torch shards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
@@ -90,4 +92,14 @@ if [[ -f $graph ]] && pkg-config --exists hpart-parmetis; then
   mpicc examples/parmetis/parmetis_caller.c -o "$out/parmetis_caller" $(pkg-config --cflags --libs hpart-parmetis) "$rpath"
   echo "ParMETIS_V3_PartKway (libhpart_parmetis), the Delaunay mesh into 64 parts, ubvec 1.03:"
   "${mpi[@]}" -np 4 "$out/parmetis_caller" "$graph" 64 1.03
+fi
+if compgen -G "$build/python/hpart/_hpart*.so" >/dev/null; then
+  echo
+  echo "== from Python: hpart over numpy and mpi4py (examples/python/partition_points.py) =="
+  PYTHONPATH="$build/python" "${mpi[@]}" -np 4 /usr/bin/python3 examples/python/partition_points.py --n 100000
+  if PYTHONPATH="$build/python" /usr/bin/python3 -c "import hpart.torch" 2>/dev/null; then
+    echo "== hpart.torch: hpart-train's heat CNN as a plain torch.nn.Module, one 256^2 sample per step"
+    echo "   split over 4 ranks by a cost-balanced uneven layout (examples/python/train_heat.py) =="
+    PYTHONPATH="$build/python" "${mpi[@]}" -np 4 /usr/bin/python3 examples/python/train_heat.py --n 256 --steps 8
+  fi
 fi
