@@ -22,15 +22,34 @@ Cell cell_of(Args& args, const py::handle& v, int dim, const char* name) {
   return c;
 }
 
+namespace {
+
+// The number of values of a sequence argument (0 for anything else).
+int length_of(const py::handle& v) {
+  return py::isinstance<py::sequence>(v) && !py::isinstance<py::str>(v) ? static_cast<int>(py::len(v)) : 0;
+}
+
+// A grid's extent: 2 or 3 ints (dim 2 after recording a problem).
+Cell extent_of(Args& args, const py::handle& extent, int& dim) {
+  const int n = length_of(extent);
+  args.need(n == 2 || n == 3, "grid extent must be 2 or 3 ints (x, y[, z]), got " + py::repr(extent).cast<std::string>());
+  dim = n == 3 ? 3 : 2;
+  Cell e = cell_of(args, extent, dim, "grid extent");
+  if (dim == 2) e[2] = 1;
+  return e;
+}
+
+}  // namespace
+
 Grid grid_of(Args& args, const PyGrid& g) {
   Grid grid;
-  const int dim = static_cast<int>(g.extent.size());
-  args.need(dim == 2 || dim == 3, "grid extent must have 2 or 3 values (x, y[, z]), got " + std::to_string(dim));
-  grid.dim = dim == 3 ? 3 : 2;
-  for (int d = 0; d < grid.dim && d < dim; ++d) grid.extent[static_cast<std::size_t>(d)] = g.extent[static_cast<std::size_t>(d)];
-  args.need(g.local.dim == grid.dim && g.local.order == AxisOrder::x_fastest,
-            "grid.local has " + std::to_string(g.local.dim) + " axes, the grid " + std::to_string(grid.dim));
-  grid.local = g.local;
+  const Cell e = extent_of(args, g.extent, grid.dim);
+  for (int d = 0; d < 3; ++d) grid.extent[static_cast<std::size_t>(d)] = e[static_cast<std::size_t>(d)];
+  const Box* local = bound_of<Box>(args, g.local, "grid.local", "hpart.Box");
+  if (local == nullptr) return grid;
+  args.need(local->dim == grid.dim && local->order == AxisOrder::x_fastest,
+            "grid.local has " + std::to_string(local->dim) + " axes, the grid " + std::to_string(grid.dim));
+  grid.local = *local;
   if (g.cost.is_none()) return grid;
   // The cost is flat (local.volume() values) or shaped like the local box in C order (z, y, x):
   // the same memory either way, x fastest.
@@ -39,7 +58,7 @@ Grid grid_of(Args& args, const PyGrid& g) {
   if (shaped && args.ok()) {
     const auto a = py::reinterpret_borrow<py::array>(g.cost);
     bool same = true;
-    for (int d = 0; d < grid.dim; ++d) same = same && a.shape(grid.dim - 1 - d) == g.local.size(d);
+    for (int d = 0; d < grid.dim; ++d) same = same && a.shape(grid.dim - 1 - d) == grid.local.size(d);
     args.need(same, "cost has shape " + py::str(a.attr("shape")).cast<std::string>() +
                         ", expected the local box's (z, y, x) extents or local.volume() values");
   }
@@ -136,27 +155,36 @@ local : hpart.Box, this rank's cells (the ranks' boxes are disjoint and cover th
 cost : float64 numpy array, optional: local.volume() values, or shaped (z, y, x) like the
        local box, C order, x fastest (not copied; unit cost when None)
 
-The arrays are checked when a collective call uses the grid, so a bad one on one rank is every
-rank's hpart.Error there. `grid.cost = new_cost` updates the cost for a repartition.
+extent, local and cost are checked when a collective call uses the grid, so a bad one on one
+rank is every rank's hpart.Error there. `grid.cost = new_cost` updates the cost for a repartition.
 
 Example
 -------
 >>> g = hpart.Grid((256, 128), hpart.slab_of((256, 128)))
 >>> p = hpart.partition_grid(g, parts=16)
 )doc")
-      .def(py::init([](const std::vector<std::int64_t>& extent, const Box& local, const py::object& cost) {
-             return PyGrid{extent, local, cost};
+      .def(py::init([](const py::object& extent, const py::object& local, const py::object& cost) {
+             // A snapshot of a list extent (a later change of the list does not change the grid).
+             return PyGrid{length_of(extent) > 0 ? py::tuple(extent) : extent, local, cost};
            }),
            py::arg("extent"), py::arg("local"), py::arg("cost") = py::none())
-      .def_property_readonly("dim", [](const PyGrid& g) { return static_cast<int>(g.extent.size()); })
-      .def_property_readonly("extent", [](const PyGrid& g) { return py::tuple(py::cast(g.extent)); })
+      .def_property_readonly("dim", [](const PyGrid& g) { return length_of(g.extent); })
+      .def_readonly("extent", &PyGrid::extent)
       .def_readwrite("local", &PyGrid::local)
       .def_readwrite("cost", &PyGrid::cost)
-      .def("domain", [](const PyGrid& g) { return Box::from_extent(static_cast<int>(g.extent.size()), {g.extent.size() > 0 ? g.extent[0] : 1, g.extent.size() > 1 ? g.extent[1] : 1, g.extent.size() > 2 ? g.extent[2] : 1, 1, 1}); })
+      .def(
+          "domain",
+          [](const PyGrid& g) {
+            Args args("hpart.Grid.domain");
+            int dim = 0;
+            const Cell e = extent_of(args, g.extent, dim);
+            args.local();
+            return Box::from_extent(dim, {e[0], e[1], e[2], 1, 1});
+          },
+          "The box [0, extent) of the whole grid. Not collective.")
       .def("__repr__", [](const PyGrid& g) {
-        std::string s = "Grid(extent=(";
-        for (std::size_t d = 0; d < g.extent.size(); ++d) s += (d ? ", " : "") + std::to_string(g.extent[d]);
-        return s + "), local=" + g.local.str() + (g.cost.is_none() ? ", unit cost)" : ", cost)");
+        return "Grid(extent=" + py::repr(g.extent).cast<std::string>() + ", local=" + py::repr(g.local).cast<std::string>() +
+               (g.cost.is_none() ? ", unit cost)" : ", cost)");
       });
   m.def(
       "slab_of",

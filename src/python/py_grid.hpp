@@ -15,14 +15,14 @@
 
 namespace hpart::python {
 
-// hpart.Grid: the C++ Grid's fields, with the cost held as a Python object. It is checked (dtype,
-// layout, length) only when a collective call uses it (grid_of), so a bad cost array on one rank
-// is every rank's hpart.Error there, never a local exception at construction that leaves the
-// other ranks waiting in the next collective.
+// hpart.Grid: the C++ Grid's fields as the Python objects given. They are checked (types, dtype,
+// layout, length) only when a collective call uses the grid (grid_of), so a bad extent, box or
+// cost on one rank is every rank's hpart.Error there, never a local exception at construction
+// that leaves the other ranks waiting in the next collective.
 struct PyGrid {
-  std::vector<std::int64_t> extent;  // 2 or 3 values (x, y[, z])
-  Box local;                         // this rank's cells
-  py::object cost = py::none();      // None, or float64 local.volume() values (1-D or shaped z, y, x)
+  py::object extent;             // 2 or 3 ints (x, y[, z]); a tuple when a sequence was given
+  py::object local;              // hpart.Box: this rank's cells
+  py::object cost = py::none();  // None, or float64 local.volume() values (1-D or shaped z, y, x)
 };
 
 // The C++ Grid of `g` for a call: its extent and local box checked for shape (their values are

@@ -131,8 +131,8 @@ Example
         call.args.agreed(call.c);
         GridField f = unlocked([&] { return read_grid_cost_h5(call.c, call.path, ds); });
         PyGrid g;
-        g.extent.assign(f.grid.extent.begin(), f.grid.extent.begin() + f.grid.dim);
-        g.local = f.grid.local;
+        g.extent = py::tuple(py::cast(std::vector<std::int64_t>(f.grid.extent.begin(), f.grid.extent.begin() + f.grid.dim)));
+        g.local = py::cast(f.grid.local);
         // The cost array owns the field's vector (moved, no copy), shaped (z, y, x) like the box.
         std::vector<py::ssize_t> shape;
         for (int d = f.grid.dim - 1; d >= 0; --d) shape.push_back(f.grid.local.size(d));

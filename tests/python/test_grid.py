@@ -195,6 +195,7 @@ def bad_call(bad):
         (dict(imbalance=True), "imbalance must be a number, got bool"),
         (dict(shape=(2, "2")), "shape must be an int, got str"),
         (dict(method=3), "method must be a name .* got int"),
+        (dict(local="slab"), "grid.local must be an hpart.Box, got str"),
     ],
 )
 def test_bad_input_on_one_rank_is_every_ranks_error(bad, match):
@@ -220,3 +221,10 @@ def test_wrong_scalar_types_on_one_rank():
                       "imbalance must be a number, got str", COMM)
     every_rank_raises(lambda: hpart.grid_neighbours(grid, p, 1.0 if last else 1), "halo must be an int, got float", COMM)
     every_rank_raises(lambda: hpart.grid_neighbours(grid, p, None if last else 1), "halo must be an int, got NoneType", COMM)
+    # A Grid is checked when a collective call uses it, not at construction (a local TypeError
+    # there would leave the other ranks waiting in partition_grid).
+    bad = hpart.Grid((16.0, 12) if last else (16, 12), grid.local, grid.cost)
+    every_rank_raises(lambda: hpart.partition_grid(bad, 4), "grid extent must be an int, got float", COMM)
+    bad = hpart.Grid("16x12" if last else (16, 12), grid.local, grid.cost)
+    every_rank_raises(lambda: hpart.partition_grid(bad, 4), "grid extent must be 2 or 3 ints", COMM)
+    assert grid.extent == (16, 12) and grid.dim == 2 and grid.domain() == hpart.Box((0, 0), (15, 11))
