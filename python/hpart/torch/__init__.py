@@ -38,5 +38,8 @@ _atexit.register(_hpart._kokkos_finalize)
 from .layout import Layout, Replicate, Shard  # noqa: E402
 from .halo import halo_exchange, halo_exchange_  # noqa: E402
 from .redistribute import gather, redistribute, scatter  # noqa: E402
+from .shard_tensor import ShardTensor  # noqa: E402
+from . import ops_conv, ops_misc, ops_norm, ops_pool  # noqa: E402,F401  (register ShardTensor's sharded ops)
 
-__all__ = ["Layout", "Shard", "Replicate", "halo_exchange", "halo_exchange_", "scatter", "gather", "redistribute"]
+__all__ = ["Layout", "Shard", "Replicate", "halo_exchange", "halo_exchange_", "scatter", "gather", "redistribute",
+           "ShardTensor"]
