@@ -194,10 +194,19 @@ void bind_graph_readers(py::module_& m) {
 
   const char* reader_tail = R"doc(
 
-Collective over `comm` (default MPI.COMM_WORLD); parses in parallel. Returns an hpart.GraphFile
-(an hpart.Graph) holding rank r's block [N r / R, N (r+1) / R) of the vertices, 0-based ids;
-its arrays are numpy views of the C++ GraphFile (vtxdist, xadj, adjncy, vwgt or None, adjwgt or
-None). A bad file raises the same hpart.Error (code io, "path:line: what") on every rank.
+Collective over `comm`; parses in parallel. A bad file raises the same hpart.Error (code io,
+"path:line: what") on every rank.
+
+Parameters
+----------
+path : str or os.PathLike, the same on every rank
+comm : mpi4py.MPI.Comm, optional (default MPI.COMM_WORLD)
+
+Returns
+-------
+hpart.GraphFile (an hpart.Graph) holding rank r's block [N r / R, N (r+1) / R) of the vertices,
+0-based ids; its arrays are numpy views of the C++ GraphFile (vtxdist, xadj, adjncy, vwgt or
+None, adjwgt or None); .global_vertices, .global_edges
 
 Example
 -------
@@ -233,11 +242,20 @@ Example
         validate_graph(c, g->g);
       },
       py::arg("graph"), py::kw_only(), py::arg("comm") = py::none(),
-      R"doc(Check a distributed graph: structure, lengths, weights and symmetry (collective).
+      R"doc(Check a distributed graph: structure, lengths, weights and symmetry.
 
-Raises the same hpart.Error on every rank naming global vertex ids, e.g. "asymmetric: vertex 5
-lists 9 but 9 does not list 5" (code invalid_argument for vtxdist/ncon/dim, size_mismatch for
-array lengths, invalid_input for values and symmetry). Every graph call runs it first.
+Collective. Every graph call runs it first; call it alone to check a graph you built.
+
+Parameters
+----------
+graph : hpart.Graph
+comm : mpi4py.MPI.Comm, optional
+
+Raises
+------
+hpart.Error, the same on every rank, naming global vertex ids, e.g. "asymmetric: vertex 5 lists
+9 but 9 does not list 5" (code invalid_argument for vtxdist/ncon/dim, size_mismatch for array
+lengths, invalid_input for values and symmetry)
 
 Example
 -------
@@ -380,10 +398,21 @@ Example
         return graph_metrics(c, g->g, p, k);
       },
       py::arg("graph"), py::arg("parts"), py::arg("num_parts"), py::kw_only(), py::arg("comm") = py::none(),
-      R"doc(Edge cut, communication volume and boundary vertices of a graph partition (collective).
+      R"doc(Edge cut, communication volume and boundary vertices of a graph partition.
 
-parts : int32 (n,), the part of each local vertex in [0, num_parts). Returns hpart.GraphMetrics
-(global, the same on every rank); edge_cut counts each cut edge once, with its weight.
+Collective; the result is global (the same on every rank).
+
+Parameters
+----------
+graph : hpart.Graph
+parts : int32 (n,), the part of each local vertex, in [0, num_parts)
+num_parts : int
+comm : mpi4py.MPI.Comm, optional
+
+Returns
+-------
+hpart.GraphMetrics: .edge_cut (each cut edge once, with its weight), .comm_volume,
+.boundary_vertices
 
 Example
 -------

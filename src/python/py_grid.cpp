@@ -199,9 +199,20 @@ Example
         return b;
       },
       py::arg("extent"), py::kw_only(), py::arg("comm") = py::none(),
-      R"doc(This rank's slab of a grid: layers [n r / R, n (r + 1) / R) of the slowest dimension
-(y in 2D, z in 3D), every cell of the others. The split hpart.read_grid_cost_h5 and the
-`hpart grid` command use. Not collective (rank and size of `comm` only).
+      R"doc(This rank's slab of a grid: every cell of the fast dimensions, layers [n r / R, n (r + 1) / R)
+of the slowest (y in 2D, z in 3D).
+
+The split hpart.read_grid_cost_h5 and the `hpart grid` command use. Not collective (the rank
+and size of `comm` only).
+
+Parameters
+----------
+extent : cells per dimension, (nx, ny) or (nx, ny, nz)
+comm : mpi4py.MPI.Comm, optional (default MPI.COMM_WORLD)
+
+Returns
+-------
+hpart.Box: this rank's cells (empty when the slowest dimension has fewer layers than ranks)
 
 Example
 -------
@@ -399,10 +410,17 @@ Example
         py::gil_scoped_release unlocked;
         return grid_neighbours(c, g, *p, width);
       },
-      py::arg("grid"), py::arg("partition"), py::arg("halo") = 1, py::kw_only(), py::arg("comm") = py::none(),
+      py::arg("grid"), py::arg("partition"), py::kw_only(), py::arg("halo") = 1, py::arg("comm") = py::none(),
       R"doc(The neighbour parts of every part of a grid partition within `halo` cells (corners included).
 
 Collective; the result is global (the same on every rank).
+
+Parameters
+----------
+grid : hpart.Grid the partition was made of
+partition : hpart.GridPartition
+halo : int, the ghost layer width (default 1)
+comm : mpi4py.MPI.Comm, optional
 
 Returns
 -------
@@ -423,7 +441,24 @@ Example
         return py::make_tuple(s[0], s[1], s[2]);
       },
       py::arg("dim"), py::arg("extent"), py::arg("parts"),
-      "The near-cubic tensor shape (parts per dimension) for `parts` blocks of a grid. Not collective.");
+      R"doc(The near-cubic tensor shape for `parts` blocks of a grid: the parts per dimension.
+
+What partition_grid's "tensor" and "uniform" methods use when no shape is given. Not collective.
+
+Parameters
+----------
+dim : int, 2 or 3
+extent : cells per dimension, (nx, ny) or (nx, ny, nz)
+parts : int, the product of the shape
+
+Returns
+-------
+tuple of 3 ints (1 for the axes past dim)
+
+Example
+-------
+>>> hpart.tensor_shape(2, (256, 128), 8)     # (4, 2, 1)
+)doc");
 }
 
 }  // namespace hpart::python

@@ -99,14 +99,24 @@ void def_topology_and_grid(py::module_& m) {
         return detect_topology(c, s);
       },
       py::arg("spec") = "", py::kw_only(), py::arg("comm") = py::none(),
-      R"doc(The node of every rank of `comm`. Collective.
+      R"doc(The node of every rank of `comm`.
 
-spec "" (default): HPART_TOPOLOGY if set, else detected (MPI_COMM_TYPE_SHARED). "NxM": N nodes
-of M ranks, numbered node by node (emulates nodes on one machine; N x M must be the size).
+Collective. Detected from shared memory (MPI_COMM_TYPE_SHARED), or emulated from a spec.
+
+Parameters
+----------
+spec : str, "" (default: HPART_TOPOLOGY if set, else detected) or "NxM": N nodes of M ranks,
+       numbered node by node (emulates nodes on one machine; N x M must be the size)
+comm : mpi4py.MPI.Comm, optional
+
+Returns
+-------
+hpart.Topology: .nodes, .node_of_rank, .ranks_of(node), .source
 
 Example
 -------
 >>> hpart.detect_topology().nodes
+>>> hpart.detect_topology("2x2").node_of_rank     # at np 4: [0, 0, 1, 1]
 )doc");
   m.def(
       "partition_grid_hierarchical",
@@ -280,11 +290,21 @@ void bind_hierarchy(py::module_& m) {
         }
         return to_numpy(std::move(chunks));
       },
-      py::arg("weights"), py::arg("n") = 0, py::arg("threads") = 1,
+      py::arg("weights"), py::kw_only(), py::arg("n") = 0, py::arg("threads") = 1,
       R"doc(Split a rank's objects, in the order given, into `threads` contiguous chunks of
-bottleneck-optimal weight (the thread level of a hierarchy). Not collective.
+bottleneck-optimal weight (the thread level of a hierarchy).
 
-weights : float64 (n,), or None with `n` objects of unit weight. Returns int32 chunk per object.
+Not collective.
+
+Parameters
+----------
+weights : float64 (n,), or None for `n` objects of unit weight
+n : int, the object count when weights is None
+threads : int, the chunks (default 1)
+
+Returns
+-------
+numpy.ndarray, int32 (n,): the chunk of each object, ascending
 
 Example
 -------
@@ -294,12 +314,23 @@ Example
       "level_volumes",
       [](const GridNeighbours& n, const std::vector<int>& node_of_part) { return level_volumes(n, node_of_part); },
       py::arg("neighbours"), py::arg("node_of_part"),
-      R"doc(Halo volume of hpart.grid_neighbours split by level for a part -> node map: .internode
-(crosses nodes), .intranode, .total. Not collective.
+      R"doc(The halo volume of hpart.grid_neighbours split by level for a part -> node map.
+
+Not collective.
+
+Parameters
+----------
+neighbours : hpart.GridNeighbours
+node_of_part : list of int, the node of every part (a hierarchical partition's .node_of_part)
+
+Returns
+-------
+hpart.LevelVolumes: .internode (cells crossing nodes), .intranode, .total
 
 Example
 -------
 >>> v = hpart.level_volumes(hpart.grid_neighbours(grid, p), p.node_of_part)
+>>> v.internode, v.intranode
 )doc");
 }
 

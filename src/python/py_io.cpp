@@ -5,6 +5,7 @@
 #include "hpart/io.hpp"
 #include "hpart/partition.hpp"
 #include "python/py_grid.hpp"
+#include "python/py_io_docs.hpp"
 
 namespace hpart::python {
 
@@ -35,10 +36,6 @@ struct GridAndPartition {
 GridAndPartition grid_partition_arg(Args& args, const py::object& grid, const py::object& partition) {
   return {grid_arg(args, grid), bound_of<GridPartition>(args, partition, "partition", "hpart.GridPartition")};
 }
-
-constexpr const char* kPointParams = R"doc(coords : float64 (n, 2) or (n, 3), this rank's points (rank order in the file)
-weights : float64 (n,) or (n, ncon), optional
-ids : int64 (n,), optional)doc";
 
 void bind_point_file(py::module_& m) {
   py::class_<PointFile>(m, "PointFile", R"doc(A point set read from a file: this rank's consecutive block of the file's points.
@@ -75,21 +72,8 @@ void bind_readers(py::module_& m) {
         f.args.agreed(f.c);
         return unlocked([&] { return read_points_text(f.c, f.path, d); });
       },
-      py::arg("path"), py::arg("dim") = 0, py::kw_only(), py::arg("comm") = py::none(),
-      R"doc(Read a text point file, one point per line `x y [z] [w]` (blanks or commas; '#', '%' comments).
-
-Collective; each rank parses the lines starting in its 1/R-th of the bytes, so rank r gets the
-points after those of ranks < r, in file order. dim 0: from the column count (2: x y, 3: x y z,
-4: x y z w); dim 2 or 3: that many coordinates, then an optional weight.
-
-Returns hpart.PointFile (.coords, .weights, .ids). hpart.Error (io) on every rank names the line
-of a malformed file.
-
-Example
--------
->>> f = hpart.read_points_text("pts.txt", dim=2)
->>> p = hpart.partition_points(f.coords, parts=16, weights=f.weights, ids=f.ids)
-)doc");
+      py::arg("path"), py::kw_only(), py::arg("dim") = 0, py::arg("comm") = py::none(),
+      io_docs::kReadPointsText);
   m.def(
       "read_points_h5",
       [](const py::object& path, const py::object& comm) {
@@ -98,15 +82,7 @@ Example
         return unlocked([&] { return read_points_h5(f.c, f.path); });
       },
       py::arg("path"), py::kw_only(), py::arg("comm") = py::none(),
-      R"doc(Read an HDF5 point set (parallel HDF5): /points (N x dim), optional /weights and /ids.
-
-Collective; rank r receives rows [N r / R, N (r + 1) / R). Returns hpart.PointFile.
-hpart.Error(unsupported) when hpart was built without HDF5.
-
-Example
--------
->>> f = hpart.read_points_h5("pts.h5")
-)doc");
+      io_docs::kReadPointsH5);
   m.def(
       "read_parts_h5",
       [](const py::object& path, const py::object& dataset, const py::object& comm) {
@@ -116,13 +92,7 @@ Example
         return to_numpy(unlocked([&] { return read_parts_h5(f.c, f.path, ds); }));
       },
       py::arg("path"), py::arg("dataset") = "/parts", py::kw_only(), py::arg("comm") = py::none(),
-      R"doc(Read a 1-D integer dataset of parts (as write_partition_h5 writes): rank r gets rows
-[N r / R, N (r + 1) / R), the blocks read_points_h5 gives. Collective. Returns int32 (n,).
-
-Example
--------
->>> parts = hpart.read_parts_h5("parts.h5")
-)doc");
+      io_docs::kReadPartsH5);
   m.def(
       "read_grid_cost_h5",
       [](const py::object& path, const py::object& dataset, const py::object& comm) {
@@ -140,17 +110,7 @@ Example
         return g;
       },
       py::arg("path"), py::arg("dataset") = "/cost", py::kw_only(), py::arg("comm") = py::none(),
-      R"doc(Read a grid cost field: `dataset` is 2-D (ny x nx) or 3-D (nz x ny x nx), C order.
-
-Collective. Rank r holds the slab [n r / R, n (r + 1) / R) of the slowest dimension (as
-hpart.slab_of). Returns an hpart.Grid whose .cost is a float64 array shaped (z, y, x) like
-.local; it goes straight into hpart.partition_grid.
-
-Example
--------
->>> g = hpart.read_grid_cost_h5("grid.h5", "/cost")
->>> p = hpart.partition_grid(g, parts=32, method="sfc")
-)doc");
+      io_docs::kReadGridCostH5);
 }
 
 void bind_writers(py::module_& m) {
@@ -164,13 +124,7 @@ void bind_writers(py::module_& m) {
         unlocked([&] { write_parts_text(f.c, f.path, p); });
       },
       py::arg("path"), py::arg("parts"), py::kw_only(), py::arg("comm") = py::none(),
-      R"doc(Write one part id per line, the ranks' int32 `parts` in rank order (METIS .part convention).
-Collective.
-
-Example
--------
->>> hpart.write_parts_text("pts.part", p.parts)
-)doc");
+      io_docs::kWritePartsText);
   m.def(
       "write_points_text",
       [](const py::object& path, const py::object& coords, const py::object& weights, const py::object& comm) {
@@ -181,13 +135,7 @@ Example
         unlocked([&] { write_points_text(f.c, f.path, ps); });
       },
       py::arg("path"), py::arg("coords"), py::kw_only(), py::arg("weights") = py::none(), py::arg("comm") = py::none(),
-      R"doc(Write the ranks' points (rank order) as read_points_text reads them: `x y [z] [w]`, shortest
-round-trip numbers. Collective.
-
-Example
--------
->>> hpart.write_points_text("pts.txt", xyz, weights=w)
-)doc");
+      io_docs::kWritePointsText);
   m.def(
       "write_points_h5",
       [](const py::object& path, const py::object& coords, const py::object& weights, const py::object& ids,
@@ -200,18 +148,7 @@ Example
       },
       py::arg("path"), py::arg("coords"), py::kw_only(), py::arg("weights") = py::none(), py::arg("ids") = py::none(),
       py::arg("comm") = py::none(),
-      (std::string(R"doc(Write a point set to HDF5 (/points, /weights, /ids) plus its XDMF file. Collective;
-reads back with read_points_h5 bit for bit.
-
-Parameters
-----------
-path : str
-)doc") + kPointParams + R"doc(
-
-Example
--------
->>> hpart.write_points_h5("pts.h5", xyz)
-)doc").c_str());
+      io_docs::kWritePointsH5);
   m.def(
       "write_partition_h5",
       [](const py::object& path, const py::object& partition, const py::object& ids, const py::object& coords,
@@ -226,14 +163,7 @@ Example
       },
       py::arg("path"), py::arg("partition"), py::kw_only(), py::arg("ids") = py::none(), py::arg("coords") = py::none(),
       py::arg("weights") = py::none(), py::arg("comm") = py::none(),
-      R"doc(Write a point partition to HDF5: /parts (int32, rank order), /part_weights, /part_sizes, the
-metrics as attributes, optional /ids and (with coords) /points and /weights plus an XDMF file
-coloured by part. Collective.
-
-Example
--------
->>> hpart.write_partition_h5("parts.h5", p, coords=xyz)      # then: paraview parts.xmf
-)doc");
+      io_docs::kWritePartitionH5);
   m.def(
       "write_grid_partition_h5",
       [](const py::object& path, const py::object& grid, const py::object& partition, const py::object& comm) {
@@ -244,14 +174,7 @@ Example
         unlocked([&] { write_grid_partition_h5(f.c, f.path, gp.grid, *gp.partition); });
       },
       py::arg("path"), py::arg("grid"), py::arg("partition"), py::kw_only(), py::arg("comm") = py::none(),
-      R"doc(Write a grid partition to HDF5: /parts (shaped like the grid, z y x), /cost when the grid
-has one (reads back with read_grid_cost_h5), /boxes (K x 2 dim), tables and attributes, plus an
-XDMF file. Collective.
-
-Example
--------
->>> hpart.write_grid_partition_h5("grid.h5", grid, p)
-)doc");
+      io_docs::kWriteGridPartitionH5);
 }
 
 void bind_pictures(py::module_& m) {
@@ -272,15 +195,9 @@ void bind_pictures(py::module_& m) {
         args.agreed(f.c);
         unlocked([&] { write_partition_png(f.c, f.path, ps, p, k, side); });
       },
-      py::arg("path"), py::arg("coords"), py::arg("parts"), py::arg("num_parts"), py::arg("max_side") = 1024,
-      py::kw_only(), py::arg("comm") = py::none(),
-      R"doc(Draw the points coloured by part into a PNG on rank 0 (3-D: the two widest axes). Collective.
-hpart.Error(unsupported) when hpart was built without PNG.
-
-Example
--------
->>> hpart.write_partition_png("pts.png", xyz, p.parts, p.num_parts, max_side=512)
-)doc");
+      py::arg("path"), py::arg("coords"), py::arg("parts"), py::arg("num_parts"), py::kw_only(),
+      py::arg("max_side") = 1024, py::arg("comm") = py::none(),
+      io_docs::kWritePartitionPng);
   m.def(
       "write_grid_partition_png",
       [](const py::object& path, const py::object& grid, const py::object& partition, const py::object& max_side,
@@ -292,16 +209,10 @@ Example
         args.agreed(f.c);
         unlocked([&] { write_grid_partition_png(f.c, f.path, gp.grid, *gp.partition, side); });
       },
-      py::arg("path"), py::arg("grid"), py::arg("partition"), py::arg("max_side") = 1024, py::kw_only(),
+      py::arg("path"), py::arg("grid"), py::arg("partition"), py::kw_only(), py::arg("max_side") = 1024,
       py::arg("comm") = py::none(),
-      R"doc(Draw a grid partition into a PNG on rank 0 (one pixel per cell, part edges darkened; 3-D:
-the middle z slice). Collective.
-
-Example
--------
->>> hpart.write_grid_partition_png("grid.png", grid, p)
-)doc");
-  m.def("xdmf_path", &xdmf_path, py::arg("path"), "The XDMF file the HDF5 writers put next to `path` (.xmf).");
+      io_docs::kWriteGridPartitionPng);
+  m.def("xdmf_path", &xdmf_path, py::arg("path"), io_docs::kXdmfPath);
 }
 
 }  // namespace

@@ -291,16 +291,25 @@ void def_migrate_graph(py::module_& m) {
       },
       py::arg("graph"), py::arg("parts"), py::arg("num_parts") = py::none(), py::kw_only(),
       py::arg("owner_of_part") = py::none(), py::arg("comm") = py::none(),
-      R"doc(Move a distributed graph to the ranks that own its vertices' parts (collective).
+      R"doc(Move a distributed graph to the ranks that own its vertices' parts.
 
-graph : hpart.Graph; parts : int32 (n,) new part of each local vertex, or an hpart.Partition;
-num_parts / owner_of_part : as hpart.Migration (default owner of part p: rank p * R // num_parts).
+Collective. Every rank receives the vertices of its parts with their adjacency, weights and
+coordinates, renumbered so that the ranks again hold contiguous blocks of global ids. The
+vertices arrive in the order an hpart.Migration of the same parts moves any per-vertex array,
+so the caller's data can follow with that Migration.
 
-Every rank receives the vertices of its parts with their adjacency, weights and coordinates,
-renumbered so that the ranks again hold contiguous blocks of global ids. The vertices arrive in
-the order an hpart.Migration of the same parts moves any per-vertex array, so the caller's data
-can follow with that Migration. Returns hpart.MigratedGraph (.graph, .old_ids, .parts,
-.migrated, .bytes_sent).
+Parameters
+----------
+graph : hpart.Graph
+parts : int32 (n,), the new part of each local vertex, or an hpart.Partition (num_parts from it)
+num_parts : int, with a parts array (unless owner_of_part is given)
+owner_of_part : int32 (num_parts,), optional rank of every part (default: rank p * R // num_parts)
+comm : mpi4py.MPI.Comm, optional
+
+Returns
+-------
+hpart.MigratedGraph: .graph (an hpart.GraphFile: this rank's new block), .old_ids, .parts,
+.migrated, .bytes_sent
 
 Example
 -------

@@ -53,7 +53,7 @@ PatchMethod patch_method_of(const char* name) {
   return patch_method_from_string(s.c_str());
 }
 
-constexpr const char* kPatchParams = R"doc(boxes : int64 (n, 2 dim): this rank's patches as rows lo_x, lo_y[, lo_z], hi_x, hi_y[, hi_z]
+const std::string kPatchParams = R"doc(boxes : int64 (n, 2 dim): this rank's patches as rows lo_x, lo_y[, lo_z], hi_x, hi_y[, hi_z]
         (inclusive; non-empty, inside the domain, disjoint over all ranks)
 extent : the level's index domain, (nx, ny) or (nx, ny, nz)
 cost : float64 (n,), optional patch costs (default: cell counts))doc";
@@ -74,16 +74,30 @@ void def_patch_neighbours(py::module_& m) {
         py::gil_scoped_release unlocked;
         return patch_neighbours(c, pl.list, *p, width);
       },
-      py::arg("boxes"), py::arg("extent"), py::arg("partition"), py::arg("halo") = 1, py::kw_only(),
+      py::arg("boxes"), py::arg("extent"), py::arg("partition"), py::kw_only(), py::arg("halo") = 1,
       py::arg("comm") = py::none(),
-      R"doc(What each part exchanges when every patch fills a ghost layer of width `halo` from the
-patches around it (AMReX FillBoundary). Collective; global result as hpart.grid_neighbours.
+      (std::string(R"doc(What each part exchanges when every patch fills a ghost layer of width `halo` from the
+patches around it (AMReX FillBoundary).
+
+Collective; the result is global (the same on every rank), as hpart.grid_neighbours's.
+
+Parameters
+----------
+)doc") + kPatchParams.substr(0, kPatchParams.find("\ncost")) + R"doc(
+partition : hpart.PatchPartition of these patches
+halo : int, the ghost layer width (default 1)
+comm : mpi4py.MPI.Comm, optional
+
+Returns
+-------
+hpart.GridNeighbours: .of_part[p] lists hpart.PartNeighbour(part, halo_cells, contact);
+.halo_volume is the total ghost cells filled from other parts
 
 Example
 -------
 >>> n = hpart.patch_neighbours(boxes, extent, p, halo=2)
 >>> n.halo_volume
-)doc");
+)doc").c_str());
 }
 
 }  // namespace

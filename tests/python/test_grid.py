@@ -219,8 +219,8 @@ def test_wrong_scalar_types_on_one_rank():
     every_rank_raises(lambda: hpart.repartition_grid(grid, p, parts="4" if last else 4), "parts must be an int, got str", COMM)
     every_rank_raises(lambda: hpart.repartition_grid(grid, p, imbalance="x" if last else 0.1),
                       "imbalance must be a number, got str", COMM)
-    every_rank_raises(lambda: hpart.grid_neighbours(grid, p, 1.0 if last else 1), "halo must be an int, got float", COMM)
-    every_rank_raises(lambda: hpart.grid_neighbours(grid, p, None if last else 1), "halo must be an int, got NoneType", COMM)
+    every_rank_raises(lambda: hpart.grid_neighbours(grid, p, halo=1.0 if last else 1), "halo must be an int, got float", COMM)
+    every_rank_raises(lambda: hpart.grid_neighbours(grid, p, halo=None if last else 1), "halo must be an int, got NoneType", COMM)
     # A Grid is checked when a collective call uses it, not at construction (a local TypeError
     # there would leave the other ranks waiting in partition_grid).
     bad = hpart.Grid((16.0, 12) if last else (16, 12), grid.local, grid.cost)

@@ -114,7 +114,7 @@ def test_thread_chunks_are_bottleneck_optimal():
     best = min(max(w[:a].sum(), w[a:b].sum(), w[b:].sum()) for a in range(1, 11) for b in range(a + 1, 12))
     got = max(w[c == k].sum() for k in range(3))
     assert np.isclose(got, best)
-    assert list(hpart.thread_chunks(None, 6, 3)) == [0, 0, 1, 1, 2, 2]
+    assert list(hpart.thread_chunks(None, n=6, threads=3)) == [0, 0, 1, 1, 2, 2]
 
 
 def test_sub_communicator():

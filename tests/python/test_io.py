@@ -176,7 +176,7 @@ def test_missing_file_is_every_ranks_io_error():
         (lambda d, last: hpart.write_partition_png(os.path.join(d, "x.png"), np.zeros((2, 2)), np.zeros(1 if last else 2, np.int32), 2), "parts has 1 values"),
         # Scalars, names and paths of the wrong type: agreed, never a local TypeError and a hang.
         (lambda d, last: hpart.read_points_text(3 if last else os.path.join(d, "pts.txt")), "path must be a str or os.PathLike, got int"),
-        (lambda d, last: hpart.read_points_text(os.path.join(d, "pts.txt"), "2" if last else 2), "dim must be an int, got str"),
+        (lambda d, last: hpart.read_points_text(os.path.join(d, "pts.txt"), dim="2" if last else 2), "dim must be an int, got str"),
         (lambda d, last: hpart.read_parts_h5(os.path.join(d, "p.h5"), 5 if last else "/parts"), "dataset must be a str, got int"),
         (lambda d, last: hpart.write_parts_text(None if last else os.path.join(d, "p"), np.zeros(2, np.int32)), "path must be a str or os.PathLike, got NoneType"),
         (lambda d, last: hpart.evaluate_partition(np.zeros(2, np.int32), "2" if last else 2), "num_parts must be an int, got str"),

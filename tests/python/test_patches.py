@@ -143,5 +143,5 @@ def test_wrong_scalar_types_on_one_rank():
     every_rank_raises(lambda: hpart.repartition_patches(mine(boxes), EXTENT, current, None if last else 4),
                       "parts must be an int, got NoneType", COMM)
     p = hpart.partition_patches(mine(boxes), EXTENT, 4, cost=mine(cost))
-    every_rank_raises(lambda: hpart.patch_neighbours(mine(boxes), EXTENT, p, True if last else 1),
+    every_rank_raises(lambda: hpart.patch_neighbours(mine(boxes), EXTENT, p, halo=True if last else 1),
                       "halo must be an int, got bool", COMM)
