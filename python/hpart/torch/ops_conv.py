@@ -54,9 +54,10 @@ def zero_global_edges(xh, g, halo):
     return xh
 
 
-def crop_edges(y, g, crop):
+def crop_edges(y, g, crop, haloed):
     """Drop the outputs whose stencil centre lies within crop[k] cells of a global edge (padding p
-    < radius r: crop = r - p); returns the cropped local tensor and the per-axis output intervals."""
+    < radius r: crop = r - p) on the haloed axes (torch's own padding did it on the others);
+    returns the cropped local tensor and the per-axis output intervals."""
     intervals = []
     for k, c in enumerate(crop):
         a = 2 + k
@@ -67,10 +68,10 @@ def crop_edges(y, g, crop):
             e = max(min(hi, n - c), s)
             iv.append((s - c, e - c))
         intervals.append(iv)
-        if c:
+        if c and haloed[k]:
             s, e = iv[g.pos[a]]
             y = y.narrow(a, s + c - g.start(a), e - s)
-    return (y.contiguous() if any(crop) else y), intervals
+    return (y.contiguous() if any(c and h for c, h in zip(crop, haloed)) else y), intervals
 
 
 def _conv_checks(name, d, x, weight, bias, stride, padding, dilation, groups):
@@ -131,11 +132,16 @@ def _conv(func, d, name):
             gb = geometry(base)
             return ShardTensor._wrap(y, derive(base, (gb.shape[0], weight.shape[0]) + gb.shape[2:],
                                                  [gb.extents(0), [weight.shape[0]]] + [gb.extents(a) for a in range(2, gb.ndim)]))
-        xh = halo_exchange(x.local.contiguous(), x.layout, r) if any(r) else x.local
-        xh = zero_global_edges(xh, g, r)
-        y = func(xh, w, b, 1, 0, 1, groups)
+        # A halo where a neighbour's cells are needed (split or periodic axes); elsewhere torch's
+        # own zero padding (no copy into a haloed tensor: one shard alone runs the plain conv).
+        haloed = tuple(rr > 0 and (g.parts[2 + j] > 1 or g.periodic[2 + j]) for j, rr in enumerate(r))
+        halo = tuple(rr if h else 0 for rr, h in zip(r, haloed))
+        native = tuple(0 if h else p for p, h in zip(pad, haloed))
+        xh = halo_exchange(x.local.contiguous(), x.layout, halo) if any(halo) else x.local
+        xh = zero_global_edges(xh, g, halo)
+        y = func(xh, w, b, 1, native, 1, groups)
         crop = tuple(rr - p for rr, p in zip(r, pad))
-        y, intervals = crop_edges(y, g, crop)
+        y, intervals = crop_edges(y, g, crop, haloed)
         shape = (g.shape[0], weight.shape[0]) + tuple(n - 2 * c for n, c in zip(g.shape[2:], crop))
         extents = [g.extents(0), [weight.shape[0]]] + [[e - s for s, e in iv] for iv in intervals]
         return ShardTensor._wrap(y, derive(x.layout, shape, extents))
