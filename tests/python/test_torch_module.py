@@ -122,6 +122,11 @@ def test_bad_input_on_one_rank():
                       comm)
     every_rank_raises(lambda: F.group_norm(x, 3 if bad else 2), "groups", comm)
     every_rank_raises(lambda: torch.flip(x, [2]), "no sharded op", comm)
+    # layouts a ShardTensor cannot live on: replicated, or with a rank that holds no cells
+    every_rank_raises(lambda: ShardTensor.from_global(torch.zeros(1, 2, 12, 8), ht.Layout.replicated((1, 2, 12, 8))),
+                      "Layout.sharded", comm)
+    tiny = ht.Layout.sharded((1, 1, comm.size - 1, 4), (1, 1, comm.size, 1))
+    every_rank_raises(lambda: ShardTensor.from_global(torch.zeros(1, 1, comm.size - 1, 4), tiny), "without cells", comm)
 
 
 def test_ops_compose_after_a_bad_call():

@@ -48,13 +48,19 @@ class Geometry:
         return None
 
 
-def check_cells(g, what):
+def check_cells(g, size, what):
     """Every rank must hold cells: the sharded ops keep each shard's natural shape (an empty
     shard's torch ops would need shapes torch refuses). The geometry is the same on every rank,
     so every rank raises here alike, without a collective."""
+    from ._checks import error
+    parts = 1
+    for p in g.parts:
+        parts *= p
+    if parts != size:
+        raise error(f"{what}: the layout is not sharded over all {size} ranks (a replicated or on_rank layout?); "
+                    f"ShardTensors need a Layout.sharded layout")
     a = g.empty_axis()
     if a is not None:
-        from ._checks import error
         raise error(f"{what}: a shard without cells along axis {a} (extents {g.extents(a)}); sharded ops need "
                     f"every rank to hold cells: use fewer ranks along that axis or a larger tensor")
 

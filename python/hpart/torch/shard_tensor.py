@@ -54,7 +54,7 @@ class ShardTensor:
             problem = (f"ShardTensor: the local tensor's shape {tuple(local.shape)} on rank "
                        f"{layout.comm.rank} is not the layout's local shape {tuple(layout.local_shape)}")
         agree(layout.comm, "hpart.torch.ShardTensor", problem)
-        check_cells(geometry(layout), "hpart.torch.ShardTensor")
+        check_cells(geometry(layout), layout.comm.size, "hpart.torch.ShardTensor")
         self.local, self.layout, self._haloed = local, layout, None
 
     @classmethod
@@ -77,7 +77,7 @@ class ShardTensor:
                        f"is not the layout's global shape {tuple(layout.shape)}")
         agree(layout.comm, "hpart.torch.ShardTensor.from_global", problem, same=(("dtype", str(getattr(t, "dtype", None))),
                                                                                  ("requires_grad", getattr(t, "requires_grad", False))))
-        check_cells(geometry(layout), "hpart.torch.ShardTensor.from_global")
+        check_cells(geometry(layout), layout.comm.size, "hpart.torch.ShardTensor.from_global")
         local = into_shards(t, layout.comm)[tuple(layout.local_slices)]
         return cls._wrap(local.clone(memory_format=torch.contiguous_format), layout)
 
