@@ -5,11 +5,7 @@ import torch
 from mpi4py import MPI
 
 import hpart.torch as ht
-import hpart.torch.ops_conv  # noqa: F401  (registers the sharded ops, should __init__ not yet)
-import hpart.torch.ops_misc  # noqa: F401
-import hpart.torch.ops_norm  # noqa: F401
-import hpart.torch.ops_pool  # noqa: F401
-from hpart.torch.shard_tensor import ShardTensor
+from hpart.torch import ShardTensor
 
 TOL = {torch.float64: 1e-12, torch.float32: 1e-5}
 

@@ -85,11 +85,7 @@ def _compute(layout):
             iv.append((lo, lo + e))
             lo += e
         intervals.append(tuple(iv))
-    pos = []
-    for a, sl in enumerate(layout.local_slices):
-        # the shard whose interval this rank's slice is; an empty shard is found by its
-        # mesh coordinate (ranks row-major over the axes, the last axis fastest)
-        pos.append(layout.mesh_coords[a])
+    pos = tuple(layout.mesh_coords)  # this rank's shard along each axis (empty ones included)
     sp = len(shape) - 2
     per = tuple(layout.periodic) if layout.periodic is not None else (False,) * sp
     periodic = (False, False) + tuple(bool(p) for p in per[-sp:]) if sp else (False, False)

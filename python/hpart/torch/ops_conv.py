@@ -132,9 +132,9 @@ def _conv(func, d, name):
             gb = geometry(base)
             return ShardTensor._wrap(y, derive(base, (gb.shape[0], weight.shape[0]) + gb.shape[2:],
                                                  [gb.extents(0), [weight.shape[0]]] + [gb.extents(a) for a in range(2, gb.ndim)]))
-        # A halo where a neighbour's cells are needed (split or periodic axes); elsewhere torch's
-        # own zero padding (no copy into a haloed tensor: one shard alone runs the plain conv).
-        haloed = tuple(rr > 0 and (g.parts[2 + j] > 1 or g.periodic[2 + j]) for j, rr in enumerate(r))
+        # A halo along split axes, where a neighbour's cells are needed; elsewhere torch's own zero
+        # padding (no copy into a haloed tensor: one shard alone runs the plain conv).
+        haloed = tuple(rr > 0 and g.parts[2 + j] > 1 for j, rr in enumerate(r))
         halo = tuple(rr if h else 0 for rr, h in zip(r, haloed))
         native = tuple(0 if h else p for p, h in zip(pad, haloed))
         xh = halo_exchange(x.local.contiguous(), x.layout, halo) if any(halo) else x.local
