@@ -9,6 +9,8 @@ import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 from mpi4py import MPI  # noqa: E402
 
+import hpart  # noqa: E402
+
 from torch_cases import ShardTensor, check_op, layout, meshes, param, rand  # noqa: E402
 
 comm = MPI.COMM_WORLD
@@ -202,6 +204,29 @@ def test_elementwise_cat_and_losses(dtype):
                 for g, w in zip([xs.grad, scale.grad, bias.grad], want):
                     assert (g - w).abs().max() <= (1e-12 if dtype == D64 else 1e-5) * w.abs().max()
                 scale.grad = bias.grad = None
+
+
+def test_full_tensor_gradient_and_dropout():
+    """full_tensor() is differentiable with DTensor's convention: a loss computed alike on every
+    rank from the gathered tensor gives the unsharded gradient (not size times it); dropout is the
+    identity in eval mode and an error in training mode."""
+    x = rand((1, 2, 10, 9), D64, 25)
+    conv = nn.Conv2d(2, 2, 3, padding=1).double()
+    model = nn.Sequential(conv, nn.Dropout(0.3)).eval()
+    xr = x.clone().requires_grad_()
+    (model(xr) ** 2).sum().backward()
+    want = [xr.grad, conv.weight.grad.clone(), conv.bias.grad.clone()]
+    conv.zero_grad()
+    for mesh in meshes(comm, 2):
+        xs = x.clone().requires_grad_()
+        y = model(ShardTensor.from_global(xs, layout(x.shape, mesh, "uneven")))
+        (y.full_tensor() ** 2).sum().backward()
+        for g, w in zip([xs.grad, conv.weight.grad, conv.bias.grad], want):
+            assert (g - w).abs().max() <= 1e-12 * w.abs().max()
+        conv.zero_grad()
+    model.train()
+    with pytest.raises(hpart.Error, match="dropout"):
+        model(ShardTensor.from_global(x, layout(x.shape, meshes(comm, 2)[0], "uniform")))
 
 
 def test_sub_communicator():

@@ -157,3 +157,12 @@ def _loss(name, cell):
 
 implements(F.mse_loss)(_loss("mse_loss", lambda a, b: (a - b) * (a - b)))
 implements(F.l1_loss)(_loss("l1_loss", lambda a, b: (a - b).abs()))
+
+
+@implements(F.dropout, F.dropout2d, F.dropout3d)
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Identity in eval mode (or p == 0); training-mode dropout would draw a different mask on
+    every rank (and differ from the unsharded model's), so it is an hpart.Error."""
+    if training and p > 0:
+        raise error("dropout: training-mode dropout is not supported on a ShardTensor (model.eval(), or p=0)")
+    return input
