@@ -76,7 +76,7 @@ Example
       .def_property_readonly("num_ranks", &PartitionMap::num_ranks, "ranks of the communicator the map was built on")
       .def(
           "part_of",
-          [](const PartitionMap& map, const py::object& x, const py::object& id) {
+          [](const PartitionMap& map, const py::object& x, const IntArg& id) {
             const auto c = coord_of(map, x, "x");
             if (id.is_none()) return map.part_of(c);
             Args args("hpart.PartitionMap.part_of");
@@ -92,7 +92,7 @@ Example
           py::arg("x"), "Every part a point at x may be in (several only at a tied cut).")
       .def(
           "part_of_cell",
-          [](const PartitionMap& map, const py::object& cell) {
+          [](const PartitionMap& map, const IntsArg& cell) {
             Args args("hpart.PartitionMap.part_of_cell");
             const Cell c = cell_of(args, cell, map.empty() ? 0 : map.dim(), "cell");
             args.local();
@@ -105,14 +105,14 @@ Example
           py::arg("x"), "The owner rank of the part owning x.")
       .def(
           "assign",
-          [](const PartitionMap& map, const py::object& coords, const py::object& ids) {
+          [](const PartitionMap& map, const ArrayArg& coords, const ArrayArg& ids) {
             return assign_parts(map, coords, ids, "hpart.PartitionMap.assign");
           },
           py::arg("coords"), py::arg("ids") = py::none(),
           "Batch part_of: coords float64 (n, dim), optional ids int64 (n,); returns int32 (n,). OpenMP-parallel.")
       .def(
           "assign_ranks",
-          [](const PartitionMap& map, const py::object& coords, const py::object& ids) {
+          [](const PartitionMap& map, const ArrayArg& coords, const ArrayArg& ids) {
             auto parts = assign_parts(map, coords, ids, "hpart.PartitionMap.assign_ranks");
             std::vector<int> ranks(static_cast<std::size_t>(parts.size()));
             const part_t* p = parts.data();
@@ -152,9 +152,9 @@ Example
 void def_map_of(py::module_& m) {
   m.def(
       "map_of",
-      [](const py::object& partition, const py::object& coords, const py::object& ids, const py::object& curve,
-         const py::object& node_curve, const py::object& rank_curve, const py::object& grid,
-         const py::object& owner_of_part, const py::object& comm) {
+      [](const PartitionArg& partition, const ArrayArg& coords, const ArrayArg& ids, const NameArg& curve,
+         const NameArg& node_curve, const NameArg& rank_curve, const GridArg& grid,
+         const ArrayArg& owner_of_part, const CommArg& comm) {
         const char* fn = "hpart.map_of";
         const Comm c = comm_of(comm, fn);
         Args args(fn);

@@ -51,7 +51,7 @@ template <class Read>
 void def_reader(py::module_& m, const char* name, Read read, const char* doc) {
   m.def(
       name,
-      [read, name](const py::object& path, const py::object& comm) {
+      [read, name](const PathArg& path, const CommArg& comm) {
         const std::string fn = std::string("hpart.") + name;
         const Comm c = comm_of(comm, fn.c_str());
         Args args(fn.c_str());
@@ -131,9 +131,9 @@ Example
 >>> p.cut.edge_cut, p.part_sizes
 (1, array([2, 2]))
 )doc")
-      .def(py::init([](const py::object& vtxdist, const py::object& xadj, const py::object& adjncy,
-                       const py::object& vwgt, const py::object& adjwgt, const py::object& coords,
-                       const py::object& comm) {
+      .def(py::init([](const ArrayArg& vtxdist, const ArrayArg& xadj, const ArrayArg& adjncy,
+                       const ArrayArg& vwgt, const ArrayArg& adjwgt, const ArrayArg& coords,
+                       const CommArg& comm) {
              const char* fn = "hpart.Graph";
              const Comm c = comm_of(comm, fn);
              Args args(fn);
@@ -232,7 +232,7 @@ Example
 
   m.def(
       "validate_graph",
-      [](const py::object& graph, const py::object& comm) {
+      [](const GraphArg& graph, const CommArg& comm) {
         const char* fn = "hpart.validate_graph";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
@@ -273,8 +273,8 @@ void def_partition_graph(py::module_& m) {
 
   m.def(
       "partition_graph",
-      [](const py::object& graph, const py::object& parts, const py::object& method, const py::object& imbalance,
-         const py::object& seed, const py::object& target_sizes, const py::object& comm) {
+      [](const GraphArg& graph, const IntArg& parts, const NameArg& method, const FloatArg& imbalance,
+         const IntArg& seed, const ArrayArg& target_sizes, const CommArg& comm) {
         const char* fn = "hpart.partition_graph";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
@@ -326,10 +326,10 @@ Example
 void def_repartition_graph(py::module_& m) {
   m.def(
       "repartition_graph",
-      [](const py::object& graph, const py::object& current, const py::object& parts, const py::object& imbalance,
-         const py::object& itr, const py::object& max_rounds, const py::object& refine_passes,
-         const py::object& reference_cut, const py::object& max_surface_growth, const py::object& migration_sizes,
-         const py::object& comm) {
+      [](const GraphArg& graph, const ArrayArg& current, const IntArg& parts, const FloatArg& imbalance,
+         const FloatArg& itr, const IntArg& max_rounds, const IntArg& refine_passes,
+         const FloatArg& reference_cut, const FloatArg& max_surface_growth, const ArrayArg& migration_sizes,
+         const CommArg& comm) {
         const char* fn = "hpart.repartition_graph";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
@@ -386,7 +386,7 @@ Example
 
   m.def(
       "graph_metrics",
-      [](const py::object& graph, const py::object& parts, const py::object& num_parts, const py::object& comm) {
+      [](const GraphArg& graph, const ArrayArg& parts, const IntArg& num_parts, const CommArg& comm) {
         const char* fn = "hpart.graph_metrics";
         const Comm c = comm_of(comm, fn);
         Args args(fn);

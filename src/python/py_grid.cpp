@@ -163,9 +163,9 @@ Example
 >>> g = hpart.Grid((256, 128), hpart.slab_of((256, 128)))
 >>> p = hpart.partition_grid(g, parts=16)
 )doc")
-      .def(py::init([](const py::object& extent, const py::object& local, const py::object& cost) {
+      .def(py::init([](const IntsArg& extent, const BoxArg& local, const ArrayArg& cost) {
              // A snapshot of a list extent (a later change of the list does not change the grid).
-             return PyGrid{length_of(extent) > 0 ? py::tuple(extent) : extent, local, cost};
+             return PyGrid{length_of(extent) > 0 ? py::tuple(extent.value) : extent.value, local.value, cost.value};
            }),
            py::arg("extent"), py::arg("local"), py::arg("cost") = py::none())
       .def_property_readonly("dim", [](const PyGrid& g) { return length_of(g.extent); })
@@ -188,7 +188,7 @@ Example
       });
   m.def(
       "slab_of",
-      [](const std::vector<std::int64_t>& extent, const py::object& comm) {
+      [](const std::vector<std::int64_t>& extent, const CommArg& comm) {
         const Comm c = comm_of(comm, "hpart.slab_of");
         const int dim = static_cast<int>(extent.size());
         if (dim < 2 || dim > 3) throw Error(ErrorCode::invalid_argument, "hpart.slab_of: extent must have 2 or 3 values");
@@ -242,7 +242,7 @@ void bind_grid_partition(py::module_& m) {
                              "tensor/uniform: the parts per dimension used")
       .def(
           "part_of",
-          [](const GridPartition& p, const py::object& cell) {
+          [](const GridPartition& p, const IntsArg& cell) {
             Args args("hpart.GridPartition.part_of");
             const Cell c = cell_of(args, cell, p.boxes.empty() ? 0 : p.boxes[0].dim, "cell");
             args.local();
@@ -251,7 +251,7 @@ void bind_grid_partition(py::module_& m) {
           py::arg("cell"), "The part of any cell of the grid (x, y[, z]), on any rank, without communication.")
       .def(
           "parts_of",
-          [](const GridPartition& p, const py::object& cells) {
+          [](const GridPartition& p, const ArrayArg& cells) {
             const int dim = p.boxes.empty() ? 0 : p.boxes[0].dim;
             Args args("hpart.GridPartition.parts_of");
             const auto c = args.array<std::int64_t>(cells, "cells", 2, dim);
@@ -286,9 +286,9 @@ void bind_grid_partition(py::module_& m) {
 void def_partition_grid(py::module_& m) {
   m.def(
       "partition_grid",
-      [](const py::object& grid, const py::object& parts, const py::object& method, const py::object& curve,
-         const py::object& imbalance, const py::object& shape, const py::object& target_sizes, const py::object& preset,
-         const py::object& comm) {
+      [](const GridArg& grid, const IntArg& parts, const NameArg& method, const NameArg& curve,
+         const FloatArg& imbalance, const IntsArg& shape, const ArrayArg& target_sizes, const NameArg& preset,
+         const CommArg& comm) {
         const char* fn = "hpart.partition_grid";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
@@ -354,8 +354,8 @@ void bind_grid(py::module_& m) {
   def_partition_grid(m);
   m.def(
       "repartition_grid",
-      [](const py::object& grid, const py::object& previous, const py::object& parts, const py::object& imbalance,
-         const py::object& comm) {
+      [](const GridArg& grid, const GridPartitionArg& previous, const ArrayArg& parts, const FloatArg& imbalance,
+         const CommArg& comm) {
         const char* fn = "hpart.repartition_grid";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
@@ -399,7 +399,7 @@ Example
 )doc");
   m.def(
       "grid_neighbours",
-      [](const py::object& grid, const py::object& partition, const py::object& halo, const py::object& comm) {
+      [](const GridArg& grid, const GridPartitionArg& partition, const IntArg& halo, const CommArg& comm) {
         const char* fn = "hpart.grid_neighbours";
         const Comm c = comm_of(comm, fn);
         Args args(fn);

@@ -89,7 +89,7 @@ Example
 void def_topology_and_grid(py::module_& m) {
   m.def(
       "detect_topology",
-      [](const py::object& spec, const py::object& comm) {
+      [](const StrArg& spec, const CommArg& comm) {
         const char* fn = "hpart.detect_topology";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
@@ -120,9 +120,9 @@ Example
 )doc");
   m.def(
       "partition_grid_hierarchical",
-      [](const py::object& grid, const py::object& parts, const py::object& topology, const py::object& node_cut,
-         const py::object& node_method, const py::object& rank_method, const py::object& imbalance,
-         const py::object& preset, const py::object& comm) {
+      [](const GridArg& grid, const IntArg& parts, const TopologyArg& topology, const NameArg& node_cut,
+         const NameArg& node_method, const NameArg& rank_method, const FloatArg& imbalance,
+         const NameArg& preset, const CommArg& comm) {
         const char* fn = "hpart.partition_grid_hierarchical";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
@@ -173,9 +173,9 @@ Example
 void def_points_and_graph(py::module_& m) {
   m.def(
       "partition_points_hierarchical",
-      [](const py::object& coords, const py::object& parts, const py::object& weights, const py::object& ids,
-         const py::object& topology, const py::object& node_curve, const py::object& rank_curve,
-         const py::object& imbalance, const py::object& preset, const py::object& comm) {
+      [](const ArrayArg& coords, const IntArg& parts, const ArrayArg& weights, const ArrayArg& ids,
+         const TopologyArg& topology, const NameArg& node_curve, const NameArg& rank_curve,
+         const FloatArg& imbalance, const NameArg& preset, const CommArg& comm) {
         const char* fn = "hpart.partition_points_hierarchical";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
@@ -223,8 +223,8 @@ Example
 )doc");
   m.def(
       "partition_graph_hierarchical",
-      [](const py::object& graph, const py::object& parts, const py::object& topology, const py::object& node_method,
-         const py::object& rank_method, const py::object& imbalance, const py::object& seed, const py::object& comm) {
+      [](const GraphArg& graph, const IntArg& parts, const TopologyArg& topology, const NameArg& node_method,
+         const NameArg& rank_method, const FloatArg& imbalance, const IntArg& seed, const CommArg& comm) {
         const char* fn = "hpart.partition_graph_hierarchical";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
@@ -279,7 +279,7 @@ void bind_hierarchy(py::module_& m) {
   def_points_and_graph(m);
   m.def(
       "thread_chunks",
-      [](const py::object& weights, std::size_t n, int threads) {
+      [](const ArrayArg& weights, std::size_t n, int threads) {
         Args args("hpart.thread_chunks");
         const auto w = args.array<double>(weights, "weights", 1, 0, true);
         args.local();

@@ -66,7 +66,7 @@ views of the object's memory (no copy); .dim, .weighted, .global_count.
 void bind_readers(py::module_& m) {
   m.def(
       "read_points_text",
-      [](const py::object& path, const py::object& dim, const py::object& comm) {
+      [](const PathArg& path, const IntArg& dim, const CommArg& comm) {
         FileCall f("hpart.read_points_text", comm, path);
         const int d = value_of<int>(f.args, dim, "dim");
         f.args.agreed(f.c);
@@ -76,7 +76,7 @@ void bind_readers(py::module_& m) {
       io_docs::kReadPointsText);
   m.def(
       "read_points_h5",
-      [](const py::object& path, const py::object& comm) {
+      [](const PathArg& path, const CommArg& comm) {
         FileCall f("hpart.read_points_h5", comm, path);
         f.args.agreed(f.c);
         return unlocked([&] { return read_points_h5(f.c, f.path); });
@@ -85,7 +85,7 @@ void bind_readers(py::module_& m) {
       io_docs::kReadPointsH5);
   m.def(
       "read_parts_h5",
-      [](const py::object& path, const py::object& dataset, const py::object& comm) {
+      [](const PathArg& path, const StrArg& dataset, const CommArg& comm) {
         FileCall f("hpart.read_parts_h5", comm, path);
         const auto ds = value_of<std::string>(f.args, dataset, "dataset");
         f.args.agreed(f.c);
@@ -95,7 +95,7 @@ void bind_readers(py::module_& m) {
       io_docs::kReadPartsH5);
   m.def(
       "read_grid_cost_h5",
-      [](const py::object& path, const py::object& dataset, const py::object& comm) {
+      [](const PathArg& path, const StrArg& dataset, const CommArg& comm) {
         FileCall call("hpart.read_grid_cost_h5", comm, path);
         const auto ds = value_of<std::string>(call.args, dataset, "dataset");
         call.args.agreed(call.c);
@@ -116,7 +116,7 @@ void bind_readers(py::module_& m) {
 void bind_writers(py::module_& m) {
   m.def(
       "write_parts_text",
-      [](const py::object& path, const py::object& parts, const py::object& comm) {
+      [](const PathArg& path, const ArrayArg& parts, const CommArg& comm) {
         FileCall f("hpart.write_parts_text", comm, path);
         Args& args = f.args;
         const auto p = args.array<part_t>(parts, "parts");
@@ -127,7 +127,7 @@ void bind_writers(py::module_& m) {
       io_docs::kWritePartsText);
   m.def(
       "write_points_text",
-      [](const py::object& path, const py::object& coords, const py::object& weights, const py::object& comm) {
+      [](const PathArg& path, const ArrayArg& coords, const ArrayArg& weights, const CommArg& comm) {
         FileCall f("hpart.write_points_text", comm, path);
         Args& args = f.args;
         const PointSet ps = point_set(args, coords, weights, py::none());
@@ -138,8 +138,8 @@ void bind_writers(py::module_& m) {
       io_docs::kWritePointsText);
   m.def(
       "write_points_h5",
-      [](const py::object& path, const py::object& coords, const py::object& weights, const py::object& ids,
-         const py::object& comm) {
+      [](const PathArg& path, const ArrayArg& coords, const ArrayArg& weights, const ArrayArg& ids,
+         const CommArg& comm) {
         FileCall f("hpart.write_points_h5", comm, path);
         Args& args = f.args;
         const PointSet ps = point_set(args, coords, weights, ids);
@@ -151,8 +151,8 @@ void bind_writers(py::module_& m) {
       io_docs::kWritePointsH5);
   m.def(
       "write_partition_h5",
-      [](const py::object& path, const py::object& partition, const py::object& ids, const py::object& coords,
-         const py::object& weights, const py::object& comm) {
+      [](const PathArg& path, const PartitionArg& partition, const ArrayArg& ids, const ArrayArg& coords,
+         const ArrayArg& weights, const CommArg& comm) {
         FileCall f("hpart.write_partition_h5", comm, path);
         Args& args = f.args;
         const Partition* p = bound_of<Partition>(args, partition, "partition", "hpart.Partition");
@@ -166,7 +166,7 @@ void bind_writers(py::module_& m) {
       io_docs::kWritePartitionH5);
   m.def(
       "write_grid_partition_h5",
-      [](const py::object& path, const py::object& grid, const py::object& partition, const py::object& comm) {
+      [](const PathArg& path, const GridArg& grid, const GridPartitionArg& partition, const CommArg& comm) {
         FileCall f("hpart.write_grid_partition_h5", comm, path);
         Args& args = f.args;
         const GridAndPartition gp = grid_partition_arg(args, grid, partition);
@@ -180,9 +180,9 @@ void bind_writers(py::module_& m) {
 void bind_pictures(py::module_& m) {
   m.def(
       "write_partition_png",
-      [](const py::object& path, const py::object& coords, const py::object& parts, const py::object& num_parts,
-         const py::object& max_side,
-         const py::object& comm) {
+      [](const PathArg& path, const ArrayArg& coords, const ArrayArg& parts, const IntArg& num_parts,
+         const IntArg& max_side,
+         const CommArg& comm) {
         FileCall f("hpart.write_partition_png", comm, path);
         Args& args = f.args;
         const PointSet ps = point_set(args, coords, py::none(), py::none());
@@ -200,8 +200,8 @@ void bind_pictures(py::module_& m) {
       io_docs::kWritePartitionPng);
   m.def(
       "write_grid_partition_png",
-      [](const py::object& path, const py::object& grid, const py::object& partition, const py::object& max_side,
-         const py::object& comm) {
+      [](const PathArg& path, const GridArg& grid, const GridPartitionArg& partition, const IntArg& max_side,
+         const CommArg& comm) {
         FileCall f("hpart.write_grid_partition_png", comm, path);
         Args& args = f.args;
         const GridAndPartition gp = grid_partition_arg(args, grid, partition);
@@ -224,8 +224,8 @@ void bind_io(py::module_& m) {
   bind_pictures(m);
   m.def(
       "evaluate_partition",
-      [](const py::object& parts, const py::object& num_parts, const py::object& weights, const py::object& target_sizes,
-         const py::object& comm) {
+      [](const ArrayArg& parts, const IntArg& num_parts, const ArrayArg& weights, const ArrayArg& target_sizes,
+         const CommArg& comm) {
         const char* fn = "hpart.evaluate_partition";
         const Comm c = comm_of(comm, fn);
         Args args(fn);

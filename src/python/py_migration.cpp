@@ -112,7 +112,7 @@ Example
 void def_move(py::class_<PyMigration>& cls) {
   cls.def(
           "move",
-          [](const PyMigration& s, const py::object& records) {
+          [](const PyMigration& s, const ArrayArg& records) {
             const char* fn = "hpart.Migration.move";
             Args args(fn);
             const bool is_array = py::isinstance<py::array>(records);
@@ -170,8 +170,8 @@ Example
 
 void bind_migration_class(py::module_& m) {
   py::class_<PyMigration> cls(m, "Migration", kMigrationDoc);
-  cls.def(py::init([](const py::object& parts, const py::object& num_parts, const py::object& owner_of_part,
-                       const py::object& ids, const py::object& comm) {
+  cls.def(py::init([](const PartsOrPartitionArg& parts, const IntArg& num_parts, const ArrayArg& owner_of_part,
+                       const ArrayArg& ids, const CommArg& comm) {
              const char* fn = "hpart.Migration";
              const Comm c = comm_of(comm, fn);
              Args args(fn);
@@ -267,8 +267,8 @@ void def_migrate_graph(py::module_& m) {
 
   m.def(
       "migrate_graph",
-      [](const py::object& graph, const py::object& parts, const py::object& num_parts, const py::object& owner_of_part,
-         const py::object& comm) {
+      [](const GraphArg& graph, const PartsOrPartitionArg& parts, const IntArg& num_parts, const ArrayArg& owner_of_part,
+         const CommArg& comm) {
         const char* fn = "hpart.migrate_graph";
         const Comm c = comm_of(comm, fn);
         Args args(fn);

@@ -61,8 +61,8 @@ cost : float64 (n,), optional patch costs (default: cell counts))doc";
 void def_patch_neighbours(py::module_& m) {
   m.def(
       "patch_neighbours",
-      [](const py::object& boxes, const py::object& extent, const py::object& partition, const py::object& halo,
-         const py::object& comm) {
+      [](const ArrayArg& boxes, const IntsArg& extent, const PatchPartitionArg& partition, const IntArg& halo,
+         const CommArg& comm) {
         const char* fn = "hpart.patch_neighbours";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
@@ -115,9 +115,9 @@ void bind_patches(py::module_& m) {
                                    "hpart.repartition_patches's result: a PatchPartition plus what moved.");
   m.def(
       "partition_patches",
-      [](const py::object& boxes, const py::object& extent, const py::object& parts, const py::object& cost,
-         const py::object& method,
-         const py::object& curve, const py::object& imbalance, const py::object& preset, const py::object& comm) {
+      [](const ArrayArg& boxes, const IntsArg& extent, const IntArg& parts, const ArrayArg& cost,
+         const NameArg& method,
+         const NameArg& curve, const FloatArg& imbalance, const NameArg& preset, const CommArg& comm) {
         const char* fn = "hpart.partition_patches";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
@@ -161,9 +161,9 @@ Example
 )doc").c_str());
   m.def(
       "repartition_patches",
-      [](const py::object& boxes, const py::object& extent, const py::object& current, const py::object& parts,
-         const py::object& cost,
-         const py::object& imbalance, const py::object& comm) {
+      [](const ArrayArg& boxes, const IntsArg& extent, const ArrayArg& current, const IntArg& parts,
+         const ArrayArg& cost,
+         const FloatArg& imbalance, const CommArg& comm) {
         const char* fn = "hpart.repartition_patches";
         const Comm c = comm_of(comm, fn);
         Args args(fn);

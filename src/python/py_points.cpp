@@ -48,9 +48,9 @@ void bind_points(py::module_& m) {
       .value("morton", Curve::morton, "cheaper keys, somewhat larger part boundaries");
   m.def(
       "partition_points",
-      [](const py::object& coords, const py::object& parts, const py::object& weights, const py::object& ids,
-         const py::object& curve, const py::object& imbalance, const py::object& target_sizes, const py::object& preset,
-         const py::object& comm) {
+      [](const ArrayArg& coords, const IntArg& parts, const ArrayArg& weights, const ArrayArg& ids,
+         const NameArg& curve, const FloatArg& imbalance, const ArrayArg& target_sizes, const NameArg& preset,
+         const CommArg& comm) {
         const char* fn = "hpart.partition_points";
         const Comm c = comm_of(comm, fn);
         Args args(fn);

@@ -176,8 +176,8 @@ void def_rebalancer_steering(py::class_<PyRebalancer>& cls) {
           "and the predicted imbalance exceeds the tolerance.")
       .def(
           "rebalance",
-          [](PyRebalancer& r, const py::object& objects, const py::object& parts, const py::object& weights,
-             const py::object& ids) {
+          [](PyRebalancer& r, const ObjectsArg& objects, const ArrayArg& parts, const ArrayArg& weights,
+             const ArrayArg& ids) {
             const char* fn = "hpart.Rebalancer.rebalance";
             Args args(fn);
             const Objects o = objects_of(args, objects, weights, ids);
@@ -202,7 +202,7 @@ Returns hpart.Partition; stats says how (kind, rounds, migrated).
 )doc")
       .def(
           "record_migration_seconds",
-          [](PyRebalancer& r, const py::object& seconds) {
+          [](PyRebalancer& r, const FloatArg& seconds) {
             Args args("hpart.Rebalancer.record_migration_seconds");
             double s = 0.0;
             args.need(!seconds.is_none(), "seconds is required");
@@ -216,7 +216,7 @@ Returns hpart.Partition; stats says how (kind, rounds, migrated).
           "prediction.")
       .def(
           "predicted_costs",
-          [](const PyRebalancer& r, const py::object& features) {
+          [](const PyRebalancer& r, const ArrayArg& features) {
             Args args("hpart.Rebalancer.predicted_costs");
             int nf = 0;
             const auto f = features_of(args, features, nf);
@@ -239,11 +239,11 @@ Returns hpart.Partition; stats says how (kind, rounds, migrated).
 
 void bind_rebalancer(py::module_& m) {
   py::class_<PyRebalancer> cls(m, "Rebalancer", kRebalancerDoc);
-  cls.def(py::init([](const py::object& parts, const py::object& curve, const py::object& imbalance, const py::object& horizon,
-                       const py::object& smoothing, const py::object& trend_smoothing, const py::object& forgetting,
-                       const py::object& max_surface_growth, const py::object& incremental,
-                       const py::object& max_rounds, const py::object& verbose, const py::object& itr,
-                       const py::object& comm) {
+  cls.def(py::init([](const IntArg& parts, const NameArg& curve, const FloatArg& imbalance, const IntArg& horizon,
+                       const FloatArg& smoothing, const FloatArg& trend_smoothing, const FloatArg& forgetting,
+                       const FloatArg& max_surface_growth, const BoolArg& incremental,
+                       const IntArg& max_rounds, const IntArg& verbose, const FloatArg& itr,
+                       const CommArg& comm) {
              const char* fn = "hpart.Rebalancer";
              const Comm c = comm_of(comm, fn);
              Args args(fn);
@@ -275,7 +275,7 @@ void bind_rebalancer(py::module_& m) {
            py::arg("itr") = py::none(), py::arg("comm") = py::none())
       .def(
           "partition",
-          [](PyRebalancer& r, const py::object& objects, const py::object& weights, const py::object& ids) {
+          [](PyRebalancer& r, const ObjectsArg& objects, const ArrayArg& weights, const ArrayArg& ids) {
             const char* fn = "hpart.Rebalancer.partition";
             Args args(fn);
             const Objects o = objects_of(args, objects, weights, ids);
@@ -289,8 +289,8 @@ void bind_rebalancer(py::module_& m) {
           "Returns hpart.Partition.")
       .def(
           "observe",
-          [](PyRebalancer& r, const py::object& step_seconds, const py::object& object_costs, const py::object& features,
-             const py::object& parts) {
+          [](PyRebalancer& r, const FloatArg& step_seconds, const ArrayArg& object_costs, const ArrayArg& features,
+             const ArrayArg& parts) {
             Args args("hpart.Rebalancer.observe");
             Observation obs;
             if (!step_seconds.is_none()) {
@@ -327,9 +327,9 @@ void def_repartition_points(py::module_& m) {
                               "steps (diffusion rounds) and surface_growth.");
   m.def(
       "repartition_points",
-      [](const py::object& coords, const py::object& current, const py::object& parts, const py::object& weights,
-         const py::object& ids, const py::object& curve, const py::object& imbalance, const py::object& max_rounds,
-         const py::object& comm) {
+      [](const ArrayArg& coords, const ArrayArg& current, const IntArg& parts, const ArrayArg& weights,
+         const ArrayArg& ids, const NameArg& curve, const FloatArg& imbalance, const IntArg& max_rounds,
+         const CommArg& comm) {
         const char* fn = "hpart.repartition_points";
         const Comm c = comm_of(comm, fn);
         Args args(fn);

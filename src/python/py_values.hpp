@@ -90,4 +90,79 @@ inline py::object comm_object(const py::object& comm) {
   return comm.is_none() ? py::module_::import("mpi4py.MPI").attr("COMM_WORLD") : comm;
 }
 
+// An argument taken as given (a pybind11 caster that accepts any object) and checked by the
+// call's Args, which help() shows with the type the call expects: `parts: int`, not
+// `parts: object`. It converts to the py::object it holds wherever one is expected.
+template <class Hint>
+struct Hinted {
+  py::object value;
+  operator const py::object&() const { return value; }  // NOLINT(google-explicit-constructor)
+  [[nodiscard]] bool is_none() const { return value.is_none(); }
+  template <class T>
+  T cast() const {
+    return value.cast<T>();
+  }
+};
+
+namespace hint {
+#define HPART_PY_HINT(Name, text)                                 \
+  struct Name {                                                   \
+    static constexpr auto name = py::detail::const_name(text);  \
+  }
+HPART_PY_HINT(Int, "int");
+HPART_PY_HINT(Float, "float");
+HPART_PY_HINT(Bool, "bool");
+HPART_PY_HINT(Str, "str");
+HPART_PY_HINT(Name, "str");
+HPART_PY_HINT(Path, "str | os.PathLike");
+HPART_PY_HINT(Comm, "mpi4py.MPI.Comm");
+HPART_PY_HINT(Array, "numpy.ndarray");
+HPART_PY_HINT(Ints, "tuple[int, ...]");
+HPART_PY_HINT(Grid, "hpart.Grid");
+HPART_PY_HINT(Graph, "hpart.Graph");
+HPART_PY_HINT(Partition, "hpart.Partition");
+HPART_PY_HINT(GridPartition, "hpart.GridPartition");
+HPART_PY_HINT(PatchPartition, "hpart.PatchPartition");
+HPART_PY_HINT(Topology, "hpart.Topology");
+HPART_PY_HINT(PartsOrPartition, "numpy.ndarray | hpart.Partition");
+HPART_PY_HINT(PointsOrGraph, "numpy.ndarray | hpart.Graph");
+HPART_PY_HINT(Box, "hpart.Box");
+#undef HPART_PY_HINT
+}  // namespace hint
+
+using IntArg = Hinted<hint::Int>;
+using FloatArg = Hinted<hint::Float>;
+using BoolArg = Hinted<hint::Bool>;
+using StrArg = Hinted<hint::Str>;
+using NameArg = Hinted<hint::Name>;  // an option's name ("hilbert") or its hpart enum value
+using PathArg = Hinted<hint::Path>;
+using CommArg = Hinted<hint::Comm>;
+using ArrayArg = Hinted<hint::Array>;
+using IntsArg = Hinted<hint::Ints>;
+using GridArg = Hinted<hint::Grid>;
+using GraphArg = Hinted<hint::Graph>;
+using PartitionArg = Hinted<hint::Partition>;
+using GridPartitionArg = Hinted<hint::GridPartition>;
+using PatchPartitionArg = Hinted<hint::PatchPartition>;
+using TopologyArg = Hinted<hint::Topology>;
+using PartsOrPartitionArg = Hinted<hint::PartsOrPartition>;
+using ObjectsArg = Hinted<hint::PointsOrGraph>;
+using BoxArg = Hinted<hint::Box>;
+
 }  // namespace hpart::python
+
+namespace pybind11::detail {
+
+template <class Hint>
+struct type_caster<hpart::python::Hinted<Hint>> {
+  PYBIND11_TYPE_CASTER(hpart::python::Hinted<Hint>, Hint::name);
+  bool load(handle src, bool /*convert*/) {
+    value.value = reinterpret_borrow<object>(src);
+    return true;
+  }
+  static handle cast(const hpart::python::Hinted<Hint>& v, return_value_policy /*policy*/, handle /*parent*/) {
+    return v.value.inc_ref();
+  }
+};
+
+}  // namespace pybind11::detail
