@@ -10,7 +10,10 @@ repetition by repetition (each timed block preceded by one untimed call of its o
   - hpart halo_exchange_:   in place, padding zeroed every exchange (the default: hpart cannot
                             know whether the caller wrote it);
   - hpart halo_exchange:    out of place, the autograd path: a new haloed tensor each call, the
-                            interior copied in (512 MiB per rank at n = 4096), then the exchange.
+                            interior copied in (512 MiB per rank at n = 4096), then the exchange;
+  - hpart plan only:        the C++ HaloExchange under halo_exchange_ assume_zero called directly
+                            (no Python checks, no agreement, no autograd): what the binding adds is
+                            the difference to halo_exchange_ assume_zero.
 time_s is the median over --reps of the per-call time (slowest rank); ratio = sendrecv's time /
 the method's (throughput relative to Sendrecv; the issue's target is >= 0.8).
 
@@ -64,6 +67,8 @@ def main():
     def out_of_place():
         ht.halo_exchange(x, L, 1)
 
+    plan_only = None
+
     methods = [("mpi4py", "sendrecv", sendrecv, a.inner),
                ("hpart", "halo_exchange_ assume_zero", inplace_assume_zero, a.inner),
                ("hpart", "halo_exchange_", inplace, a.inner),
@@ -72,6 +77,13 @@ def main():
     for _ in range(8):
         inplace_assume_zero()
         inplace()
+    plan = L._halo_plans[((0, 1, 1), torch.float32, "automatic", "assume_zero")]
+    ptr = xh.data_ptr()
+
+    def plan_only():
+        plan.forward(ptr)
+
+    methods.append(("hpart", f"plan only ({plan.transfer})", plan_only, a.inner))
     times = {m[1]: [] for m in methods}
     for _ in range(a.reps):
         for _lib, name, fn, inner in methods:

@@ -72,6 +72,9 @@ def layouts(comm):
         out.append((f"3d per={per}", L, (1, 1, 1)))
     L = cost_layout((1, 1, 5 * P + 1, 3, 4), mesh_for(P, 5), comm, (False, True, False))
     out.append(("3d balanced", L, (1, 1, 1)))
+    if P % 2 == 0:  # a batch of 1 cut in two: half the ranks hold empty shards
+        L = ht.Layout.sharded((1, 2, 3 * P, 5), (2, 1, P // 2, 1), periodic=(True, False), comm=comm)
+        out.append(("empty shards", L, (1, 1)))
     return out
 
 
@@ -151,7 +154,7 @@ class _OnRoot(torch.autograd.Function):
         return g if COMM.rank == 0 else torch.zeros_like(g)
 
 
-@pytest.mark.parametrize("case", ["2d", "3d", "2d periodic balanced"])
+@pytest.mark.parametrize("case", ["2d", "3d", "2d periodic balanced", "empty shards"])
 def test_gradcheck_of_a_sharded_stencil(case):
     """The global function (slice -> halo exchange -> nonlinear stencil -> gather) checked by
     torch.autograd.gradcheck in float64 on every rank in lockstep (the same global input, whose
@@ -161,6 +164,8 @@ def test_gradcheck_of_a_sharded_stencil(case):
         L = ht.Layout.sharded((1, 2, 2 * P + 1, 4), mesh_for(P, 4))
     elif case == "3d":
         L = ht.Layout.sharded((1, 1, P + 2, 3, 3), mesh_for(P, 5), periodic=(False, True, False))
+    elif case == "empty shards":
+        L = ht.Layout.sharded((1, 1, 2 * P, 3), (2, 1, P // 2, 1) if P % 2 == 0 else mesh_for(P, 4))
     else:
         L = cost_layout((1, 1, 3 * P + 1, 4), mesh_for(P, 4), COMM, (True, True))
     sd = L.spatial_dims
