@@ -25,9 +25,7 @@ py::array_t<part_t> assign_parts(const PartitionMap& map, const py::object& coor
                                  const char* fn) {
   Args args(fn);
   const auto x = coords_arg(args, map, coords);
-  const auto id = args.array<gid_t>(ids, "ids", 1, 0, true);
-  args.need(ids.is_none() || rows_of(ids) == rows_of(coords),
-            "ids has " + std::to_string(rows_of(ids)) + " values for " + std::to_string(rows_of(coords)) + " points");
+  const auto id = per_object<gid_t>(args, ids, "ids", static_cast<std::size_t>(rows_of(coords)), "points", true);
   args.local();
   std::vector<part_t> parts(static_cast<std::size_t>(rows_of(coords)));
   {

@@ -39,12 +39,8 @@ py::object view(std::span<const T> s, const py::handle& owner, py::ssize_t cols 
 }
 
 std::span<const part_t> parts_arg(Args& args, const py::object& parts, const char* name, const PyGraph* g) {
-  const auto s = args.array<part_t>(parts, name);
-  if (g != nullptr)
-    args.need(rows_of(parts) == static_cast<py::ssize_t>(g->g.local_vertices()),
-              std::string(name) + " has " + std::to_string(rows_of(parts)) + " values for " +
-                  std::to_string(g->g.local_vertices()) + " local vertices");
-  return s;
+  if (g == nullptr) return args.array<part_t>(parts, name);
+  return per_object<part_t>(args, parts, name, g->g.local_vertices(), "local vertices");
 }
 
 template <class Read>

@@ -186,10 +186,7 @@ void bind_pictures(py::module_& m) {
         FileCall f("hpart.write_partition_png", comm, path);
         Args& args = f.args;
         const PointSet ps = point_set(args, coords, py::none(), py::none());
-        const auto p = args.array<part_t>(parts, "parts");
-        args.need(parts.is_none() || rows_of(parts) == rows_of(coords),
-                  "parts has " + std::to_string(rows_of(parts)) + " values for " + std::to_string(rows_of(coords)) +
-                      " points");
+        const auto p = per_object<part_t>(args, parts, "parts", static_cast<std::size_t>(rows_of(coords)), "points");
         const int k = value_of<int>(args, num_parts, "num_parts");
         const int side = value_of<int>(args, max_side, "max_side");
         args.agreed(f.c);

@@ -41,9 +41,7 @@ void patch_list(Args& args, Patches& out, const py::object& boxes, const py::obj
     }
   }
   out.list.boxes = out.boxes;
-  out.list.cost = args.array<double>(cost, "cost", 1, 0, true);
-  args.need(cost.is_none() || rows_of(cost) == static_cast<py::ssize_t>(n),
-            "cost has " + std::to_string(rows_of(cost)) + " values for " + std::to_string(n) + " patches");
+  out.list.cost = per_object<double>(args, cost, "cost", n, "patches", true);
 }
 
 // The library's names are "sfc-swap" (the CLI's); the Python enum value is sfc_swap: both work.
@@ -169,10 +167,7 @@ Example
         Args args(fn);
         Patches pl;
         patch_list(args, pl, boxes, extent, cost);
-        const auto cur = args.array<part_t>(current, "current");
-        args.need(current.is_none() || rows_of(current) == static_cast<py::ssize_t>(pl.boxes.size()),
-                  "current has " + std::to_string(rows_of(current)) + " values for " +
-                      std::to_string(pl.boxes.size()) + " patches");
+        const auto cur = per_object<part_t>(args, current, "current", pl.boxes.size(), "patches");
         PatchRepartOptions opts;
         opts.parts = value_of<int>(args, parts, "parts");
         set_value(args, imbalance, "imbalance", opts.imbalance);

@@ -36,9 +36,7 @@ PointSet point_set(Args& args, const py::object& coords, const py::object& weigh
   ps.coords = args.array<double>(coords, "coords", 2, ps.dim);
   const py::ssize_t n = rows_of(coords);
   ps.weights = weights_arg(args, weights, n, ps.ncon, "points");
-  ps.ids = args.array<gid_t>(ids, "ids", 1, 0, true);
-  args.need(ids.is_none() || rows_of(ids) == n,
-            "ids has " + std::to_string(rows_of(ids)) + " values for " + std::to_string(n) + " points");
+  ps.ids = per_object<gid_t>(args, ids, "ids", static_cast<std::size_t>(n), "points", true);
   return ps;
 }
 

@@ -53,10 +53,7 @@ void same_kind(const Comm& c, const Objects& o, const char* fn) {
 }
 
 std::span<const part_t> parts_of(Args& args, const py::object& parts, std::size_t n) {
-  const auto s = args.array<part_t>(parts, "parts", 1, 0, true);
-  args.need(parts.is_none() || rows_of(parts) == static_cast<py::ssize_t>(n),
-            "parts has " + std::to_string(rows_of(parts)) + " values for " + std::to_string(n) + " local objects");
-  return s;
+  return per_object<part_t>(args, parts, "parts", n, "local objects", true);
 }
 
 // A features argument: float64 (n, nfeatures); nfeatures = 0 for None.
@@ -334,10 +331,7 @@ void def_repartition_points(py::module_& m) {
         const Comm c = comm_of(comm, fn);
         Args args(fn);
         const PointSet ps = point_set(args, coords, weights, ids);
-        const auto cur = args.array<part_t>(current, "current");
-        args.need(rows_of(current) == static_cast<py::ssize_t>(ps.size()),
-                  "current has " + std::to_string(rows_of(current)) + " values for " + std::to_string(ps.size()) +
-                      " points");
+        const auto cur = per_object<part_t>(args, current, "current", ps.size(), "points");
         PointRepartOptions opts;
         opts.parts = value_of<int>(args, parts, "parts");
         set_enum(args, curve, "curve", opts.curve, curve_from_string);

@@ -51,6 +51,17 @@ T value_of(Args& args, const py::handle& v, const char* name, T fallback = T{}) 
   return fallback;
 }
 
+// A 1-D numpy array of T with one value per object: n objects, that `of` names ("points") in the
+// message "current has 9 values for 10 points". None is allowed when `optional`.
+template <class T>
+std::span<const T> per_object(Args& args, const py::handle& a, const char* name, std::size_t n, const char* of,
+                              bool optional = false) {
+  const auto s = args.array<T>(a, name, 1, 0, optional);
+  args.need(a.is_none() || rows_of(a) == static_cast<py::ssize_t>(n),
+            std::string(name) + " has " + std::to_string(rows_of(a)) + " values for " + std::to_string(n) + " " + of);
+  return s;
+}
+
 // field = value_of(v) unless v is None (an option left None keeps the C++ default).
 template <class T>
 void set_value(Args& args, const py::handle& v, const char* name, T& field) {
