@@ -72,6 +72,100 @@ and trend), forgetting (of the least-squares cost model), max_surface_growth (fr
 beyond it), incremental, max_rounds (diffusion rounds), verbose, itr (graphs: ParMETIS's itr).
 )doc";
 
+const char* kPartitionDoc = R"doc(A fresh partition of the objects; resets the load history.
+
+Collective over the Rebalancer's communicator.
+
+Parameters
+----------
+objects : float64 (n, 2) or (n, 3) coords of a point set, or an hpart.Graph (every rank the same kind)
+weights : float64 (n,) or (n, ncon), optional (point sets: the cost of each object)
+ids : int64 (n,), optional global ids (point sets)
+
+Returns
+-------
+hpart.Partition (its parts are the default `parts` of the next observe and rebalance)
+
+Example
+-------
+>>> rb = hpart.Rebalancer(8)
+>>> p = rb.partition(xyz, weights=costs)
+)doc";
+
+const char* kObserveDoc = R"doc(Feed one step's measurement to the load model (hpart::Observation).
+
+Collective. Raises hpart.Error on every rank for NaN/negative values, wrong lengths or part ids.
+
+Parameters
+----------
+step_seconds : float, this rank's wall time of the last step (None on every rank, or given on
+    every rank)
+object_costs : float64 (n,), each local object's cost in the last step (with step_seconds only
+    their relative sizes count)
+features : float64 (n, nfeatures), values that explain each object's cost; with step_seconds the
+    Rebalancer fits cost ~ a . features + b (predicted_costs, cost_coefficients)
+parts : int32 (n,), the current part of each local object (default: the last returned parts)
+
+Example
+-------
+>>> rb.observe(step_seconds=t_step, object_costs=costs)
+)doc";
+
+const char* kDecideDoc = R"doc(Should the caller rebalance now?
+
+Collective. Rebalance when the predicted time saved over the horizon exceeds the predicted
+repartition + migration cost and the predicted imbalance exceeds the tolerance.
+
+Returns
+-------
+hpart.Decision, identical on every rank (.rebalance, .reason, the predictions; true as a bool
+when it says rebalance)
+
+Example
+-------
+>>> d = rb.decide()
+>>> if d:
+...     p = rb.rebalance(xyz, weights=costs)
+)doc";
+
+const char* kRebalanceDoc = R"doc(A new partition within the tolerance that moves little weight from `parts`.
+
+Collective. Incremental (diffusion or splitter shift, whichever is predicted to move less;
+graphs: hpart.repartition_graph with a cut watch) or from scratch (relabelled) when the surface
+grew past max_surface_growth, incremental=False or no parts are known. Resets the load history;
+rb.stats says how (kind, rounds, migrated).
+
+Parameters
+----------
+objects : coords float64 (n, 2|3) or an hpart.Graph (its first vertex weight is the load)
+parts : int32 (n,), current part of each local object (default: the last returned Partition's)
+weights : float64 (n,) or (n, ncon), point sets: the current cost of each object
+ids : int64 (n,), optional global ids (point sets)
+
+Returns
+-------
+hpart.Partition
+
+Example
+-------
+>>> p = rb.rebalance(xyz, weights=costs)
+>>> rb.stats.kind, rb.stats.migrated
+)doc";
+
+const char* kRecordMigrationDoc = R"doc(Record the measured migration time after a rebalance.
+
+Collective (the max over ranks is taken); feeds the cost prediction of decide().
+
+Parameters
+----------
+seconds : float, this rank's time moving the objects
+
+Example
+-------
+>>> t0 = MPI.Wtime(); data = hpart.Migration(p).move(data)
+>>> rb.record_migration_seconds(MPI.Wtime() - t0)
+)doc";
+
 const char* kRebalancerDoc = R"doc(Feedback-driven dynamic repartitioning of point sets and graphs.
 
 hpart.Rebalancer(parts, *, curve=None, imbalance=None, horizon=None, smoothing=None,
@@ -168,9 +262,7 @@ void def_rebalancer_steering(py::class_<PyRebalancer>& cls) {
             py::gil_scoped_release unlocked;
             return r.rb.decide();
           },
-          "Collective: should the caller rebalance now? An hpart.Decision, identical on every rank: rebalance\n"
-          "when the predicted time saved over the horizon exceeds the predicted repartition + migration cost\n"
-          "and the predicted imbalance exceeds the tolerance.")
+          kDecideDoc)
       .def(
           "rebalance",
           [](PyRebalancer& r, const ObjectsArg& objects, const ArrayArg& parts, const ArrayArg& weights,
@@ -209,8 +301,7 @@ Returns hpart.Partition; stats says how (kind, rounds, migrated).
             r.rb.record_migration_seconds(s);
           },
           py::arg("seconds"),
-          "Collective: the measured migration time after a rebalance (max over ranks is taken); feeds the cost "
-          "prediction.")
+          kRebalanceDoc)
       .def(
           "predicted_costs",
           [](const PyRebalancer& r, const ArrayArg& features) {
@@ -225,7 +316,7 @@ Returns hpart.Partition; stats says how (kind, rounds, migrated).
             return to_numpy(r.rb.predicted_costs(f));
           },
           py::arg("features"),
-          "Local: a . features + b per object (float64) from the fitted cost model; empty before a fit.")
+          kRecordMigrationDoc)
       .def(
           "cost_coefficients", [](const PyRebalancer& r) { return to_numpy(r.rb.cost_coefficients()); },
           "Local: the fitted coefficients a_0..a_{nfeatures-1}, b (float64; empty before a fit), the same on every rank.")
@@ -282,8 +373,7 @@ void bind_rebalancer(py::module_& m) {
             return o.graph ? r.rb.partition(o.graph->g) : r.rb.partition(o.points);
           },
           py::arg("objects"), py::kw_only(), py::arg("weights") = py::none(), py::arg("ids") = py::none(),
-          "Collective: a fresh partition of a point set (coords) or an hpart.Graph; resets the load history.\n"
-          "Returns hpart.Partition.")
+          kPartitionDoc)
       .def(
           "observe",
           [](PyRebalancer& r, const FloatArg& step_seconds, const ArrayArg& object_costs, const ArrayArg& features,
@@ -304,17 +394,7 @@ void bind_rebalancer(py::module_& m) {
           },
           py::kw_only(), py::arg("step_seconds") = py::none(), py::arg("object_costs") = py::none(),
           py::arg("features") = py::none(), py::arg("parts") = py::none(),
-          R"doc(Collective: feed one step's measurement to the load model (hpart::Observation).
-
-step_seconds : this rank's wall time of the last step (None on every rank, or given on every rank)
-object_costs : float64 (n,), each local object's cost in the last step (with step_seconds only
-    their relative sizes count)
-features : float64 (n, nfeatures), values that explain each object's cost; with step_seconds the
-    Rebalancer fits cost ~ a . features + b (predicted_costs, cost_coefficients)
-parts : int32 (n,), the current part of each local object (default: the last returned parts)
-
-Raises hpart.Error on every rank for NaN/negative values, wrong lengths or part ids.
-)doc");
+          kObserveDoc);
   def_rebalancer_steering(cls);
 }
 
