@@ -110,6 +110,17 @@ def test_halo_equals_padded_global_tensor(dtype):
 def test_halo_on_sub_communicator():
     sub = COMM.Split(COMM.rank % 2, COMM.rank)
     check_against_reference(sub, torch.float64)
+    # A layout's plans released before its communicator is freed; the layout then plans again.
+    L = ht.Layout.sharded((1, 1, 4 * sub.size, 3), (1, 1, sub.size, 1), periodic=True, comm=sub)
+    x = torch.ones(L.local_shape)
+    buf = torch.zeros(L.halo_shape(1))
+    for _ in range(8):
+        ht.halo_exchange_(buf, L, 1)
+    L.release()
+    assert not L._halo_plans
+    assert torch.equal(ht.halo_exchange(x, L, 1), torch.ones(L.halo_shape(1)))  # periodic: no padding
+    L.release()
+    sub.Free()
 
 
 def test_adjoint_identity():
