@@ -6,7 +6,9 @@ adjoint H^T: each halo cell's gradient is sent back to the rank that owns the ce
 its interior; the interior gradient is returned.
 
 Plans (HaloExchange: routes, buffers, persistent MPI requests) are cached on the layout per
-(halo, dtype, transfer): the first call plans (collectively), later calls only exchange.
+(halo, dtype, transfer, padding): the first call plans (collectively), later calls only exchange.
+Every call first agrees its arguments over the communicator (one small allreduce), so bad input on
+one rank is every rank's hpart.Error and never a rank left waiting in an exchange.
 
 Buffers. `halo_exchange` returns a NEW haloed tensor every call: a layer consuming it (conv2d)
 saves it for its backward, so writing the next exchange into the same buffer would silently
@@ -18,8 +20,8 @@ the interior): the fast path for a buffer reused every step; autograd sees the i
 (mark_dirty bumps the version counter), so reusing a buffer that a layer saved raises torch's
 "modified by an inplace operation" error instead of giving wrong gradients. Its plan is
 HaloTransfer::automatic (H and D faces sent straight from the tensor; requests remade when the
-buffer changes).
-"""
+buffer changes). Its padding (halo cells past non-periodic edges) is zeroed every call unless
+the caller promises to keep it zero (padding="assume_zero")."""
 import torch
 from torch.autograd.function import once_differentiable
 
