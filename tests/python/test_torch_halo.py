@@ -230,6 +230,18 @@ def test_in_place_exchange_equals_out_of_place():
         assert lhs == pytest.approx(rhs, rel=1e-12, abs=1e-12), name
 
 
+def test_reusing_a_saved_buffer_is_torchs_error_not_a_wrong_gradient():
+    """halo_exchange_ bumps the buffer's version: a tensor autograd saved and then exchanged in
+    place again makes backward raise instead of using overwritten values."""
+    L = ht.Layout.sharded((1, 2, 4 * COMM.size, 6), mesh_for(COMM.size, 4))
+    buf = torch.ones(L.halo_shape(1))
+    w = torch.ones(L.halo_shape(1), requires_grad=True)
+    y = (buf * w).sum()  # mul saves buf for w's gradient
+    ht.halo_exchange_(buf, L, 1)
+    with pytest.raises(RuntimeError, match="inplace"):
+        y.backward()
+
+
 def test_plans_are_cached():
     L = ht.Layout.sharded((1, 2, 4 * COMM.size, 6), mesh_for(COMM.size, 4))
     x = torch.ones(L.local_shape)
