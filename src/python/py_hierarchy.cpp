@@ -30,6 +30,16 @@ const Topology* topology_arg(Args& args, const py::object& topology) {
   return bound_of<Topology>(args, topology, "topology", "hpart.Topology");
 }
 
+// The call's topology, after its arguments are agreed: the given one, or detected when every rank
+// passed None (a rank detecting while the others do not would wait in detect_topology's
+// collectives).
+Topology topology_of(const Comm& c, const Topology* given, const char* fn) {
+  if (!same_everywhere(c, given != nullptr ? 1 : 0))
+    throw Error(ErrorCode::invalid_argument,
+                std::string(fn) + ": topology is given on some ranks and None on others: pass it on every rank or on none");
+  return given != nullptr ? *given : detect_topology(c);
+}
+
 void bind_classes(py::module_& m) {
   py::class_<Topology>(m, "Topology", R"doc(Where the ranks of a communicator run (hpart::Topology): the node of each rank.
 
@@ -135,7 +145,7 @@ Example
         set_value(args, imbalance, "imbalance", opts.imbalance);
         args.agreed(c);
         py::gil_scoped_release unlocked;
-        const Topology t = given ? *given : detect_topology(c);
+        const Topology t = topology_of(c, given, fn);
         return partition_grid_hierarchical(c, g, t, opts);
       },
       py::arg("grid"), py::arg("parts") = 0, py::kw_only(), py::arg("topology") = py::none(),
@@ -187,7 +197,7 @@ void def_points_and_graph(py::module_& m) {
         set_value(args, imbalance, "imbalance", opts.imbalance);
         args.agreed(c);
         py::gil_scoped_release unlocked;
-        const Topology t = given ? *given : detect_topology(c);
+        const Topology t = topology_of(c, given, fn);
         return partition_points_hierarchical(c, ps, t, opts);
       },
       py::arg("coords"), py::arg("parts") = 0, py::kw_only(), py::arg("weights") = py::none(),
@@ -238,7 +248,7 @@ Example
         set_value(args, seed, "seed", opts.seed);
         args.agreed(c);
         py::gil_scoped_release unlocked;
-        const Topology t = given ? *given : detect_topology(c);
+        const Topology t = topology_of(c, given, fn);
         return partition_graph_hierarchical(c, g->g, t, opts);
       },
       py::arg("graph"), py::arg("parts") = 0, py::kw_only(), py::arg("topology") = py::none(),

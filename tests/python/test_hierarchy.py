@@ -197,3 +197,18 @@ def test_wrong_scalar_types_on_one_rank(shared_dir):
                       "parts must be an int, got str", COMM)
     every_rank_raises(lambda: hpart.partition_graph_hierarchical(g, 8, topology=emulated(), seed=1.5 if last else 1),
                       "seed must be an int, got float", COMM)
+
+
+def test_topology_given_on_some_ranks_only():
+    """None means 'detect' (collective): a rank detecting while the others pass a topology would
+    wait in detect_topology's collectives, so the choice is agreed first."""
+    if COMM.size == 1:
+        pytest.skip("needs a second rank")
+    t = None if COMM.rank == COMM.size - 1 else emulated()
+    xyz = np.random.default_rng(COMM.rank).random((10, 3))
+    every_rank_raises(lambda: hpart.partition_points_hierarchical(xyz, COMM.size, topology=t),
+                      "topology is given on some ranks and None on others", COMM)
+    extent = (16, 16)
+    g = hpart.Grid(extent, hpart.slab_of(extent))
+    every_rank_raises(lambda: hpart.partition_grid_hierarchical(g, COMM.size, topology=t),
+                      "topology is given on some ranks", COMM)
