@@ -204,7 +204,8 @@ def test_topology_given_on_some_ranks_only():
     wait in detect_topology's collectives, so the choice is agreed first."""
     if COMM.size == 1:
         pytest.skip("needs a second rank")
-    t = None if COMM.rank == COMM.size - 1 else emulated()
+    topology = emulated()  # collective: every rank, before one of them drops it
+    t = None if COMM.rank == COMM.size - 1 else topology
     xyz = np.random.default_rng(COMM.rank).random((10, 3))
     every_rank_raises(lambda: hpart.partition_points_hierarchical(xyz, COMM.size, topology=t),
                       "topology is given on some ranks and None on others", COMM)
