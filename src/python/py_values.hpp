@@ -3,7 +3,9 @@
 // wrong type is a recorded problem of the call's Args, agreed like every argument. A typed C++
 // parameter (int, double, std::string) would instead make pybind11 raise a local TypeError on
 // the one rank that got it wrong while the others wait in the call's first collective: so the
-// collective bindings take py::object and convert here, and only here.
+// collective bindings take any object (a Hinted<...> argument, below: help() still shows the
+// type expected) and convert here, and only here. tests/python/test_agreed_arguments.py checks
+// every argument of every collective binding this way.
 #include <array>
 #include <span>
 #include <string>
