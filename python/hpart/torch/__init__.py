@@ -1,6 +1,6 @@
 """hpart.torch: domain-parallel torch tensors on hpart's sharded-tensor layouts.
 
-A global tensor (N, C, H, W) or (N, C, D, H, W) is cut over the ranks of an mpi4py communicator by
+A global tensor (N, C, W), (N, C, H, W) or (N, C, D, H, W) is cut over the ranks of an mpi4py communicator by
 an hpart.torch.Layout (shard extents chosen by hpart: equal, balanced from a cost field, aligned
 for pooling); each rank holds its shard as a plain torch tensor. Halo exchange, scatter, gather
 and redistribute are torch.autograd Functions whose backward passes are the C++ adjoints, so

@@ -32,7 +32,7 @@ _NAMES = ["the layout (its fingerprint)", "halo along D", "halo along H", "halo 
 
 
 def halo_widths(layout, halo):
-    """The halo as one width per spatial axis ((h, w) or (d, h, w)) from an int or a tuple."""
+    """The halo as one width per spatial axis ((w,), (h, w) or (d, h, w)) from an int or a tuple."""
     sd = layout.spatial_dims
     if isinstance(halo, int) and not isinstance(halo, bool):
         return (halo,) * sd
@@ -51,12 +51,12 @@ def _halo3(layout, halo, fn):
                            f"got {halo!r}")
     if any(e < 0 for e in h):
         return (0, 0, 0), f"{fn}: halo {h} has a negative width"
-    return ((0,) + h) if len(h) == 2 else h, None
+    return (0,) * (3 - len(h)) + h, None  # the C++ (d, h, w): 0 on the axes a 1-D/2-D tensor lacks
 
 
 def _interior(layout, h3):
     """Slices of the interior in the haloed local tensor."""
-    sp = h3[1:] if layout.spatial_dims == 2 else h3
+    sp = h3[3 - layout.spatial_dims:]
     ext = layout.local_shape[2:]
     return (slice(None), slice(None)) + tuple(slice(w, w + e) for w, e in zip(sp, ext))
 
@@ -172,7 +172,7 @@ def halo_exchange(x, layout, halo):
     Collective over layout.comm (every rank calls it with the same layout and halo). x: the local
     shard (shape layout.local_shape), float32 or float64, contiguous, CPU (a CUDA tensor is staged
     through host memory). halo: an int (every spatial axis) or one width per spatial axis
-    ((h, w) or (d, h, w)); no wider than a neighbour's shard. Halo cells hold the neighbours'
+    ((w,), (h, w) or (d, h, w)); no wider than a neighbour's shard. Halo cells hold the neighbours'
     values; on periodic axes they wrap around; past the other global edges they are zero.
 
     An autograd Function: the backward is the adjoint (halo gradients added to the cells' owners),

@@ -1,6 +1,8 @@
-"""hpart.torch.Layout: how a torch tensor of global shape (N, C, H, W) or (N, C, D, H, W) is cut
-over the ranks of an mpi4py communicator. A thin wrapper of the C++ hpart::tensor::ShardLayout:
-the shard extents, the cost-balanced cuts and the pooling alignment are computed there.
+"""hpart.torch.Layout: how a torch tensor of global shape (N, C, W), (N, C, H, W) or (N, C, D, H, W)
+is cut over the ranks of an mpi4py communicator. A thin wrapper of the C++ hpart::tensor::ShardLayout:
+the shard extents, the cost-balanced cuts and the pooling alignment are computed there. A 1-D
+tensor (N, C, W) is the C++ 2-D shape (N, C, 1, W): H of extent 1, never cut, no halo; the memory
+of a contiguous (N, C, W) tensor is that of (N, C, 1, W), so the C++ plans run on it unchanged.
 """
 import numpy as np
 import torch
@@ -43,13 +45,20 @@ class Replicate:
 
 
 def _axes(ndim):
-    """The C++ axes (N, C, D, H, W = 0..4) of a torch tensor's axes: a 2-D tensor has no D."""
-    return (0, 1, 3, 4) if ndim == 4 else (0, 1, 2, 3, 4)
+    """The C++ axes (N, C, D, H, W = 0..4) of a torch tensor's axes: a 2-D tensor has no D, a
+    1-D one neither D nor H."""
+    return {3: (0, 1, 4), 4: (0, 1, 3, 4)}.get(ndim, (0, 1, 2, 3, 4))
 
 
 def _shape5(shape):
     s = [int(e) for e in shape]
-    return [s[0], s[1], 1, s[2], s[3]] if len(s) == 4 else s
+    return s[:2] + [1] * (5 - len(s)) + s[2:]
+
+
+def _cpp_spatial(sd):
+    """The C++ TensorShape's spatial dims: 1-D tensors are 2-D ones with H = 1 (the C++ tensors
+    have 2 or 3 spatial axes)."""
+    return max(sd, 2)
 
 
 def _ints(v):
@@ -60,11 +69,11 @@ def _check_shape(shape, fn):
     """(problem or None, shape tuple or None)."""
     try:
         s = tuple(shape)
-        ok = len(s) in (4, 5) and all(isinstance(e, (int, np.integer)) and not isinstance(e, bool) for e in s)
+        ok = len(s) in (3, 4, 5) and all(isinstance(e, (int, np.integer)) and not isinstance(e, bool) for e in s)
     except TypeError:
         ok = False
     if not ok:
-        return f"{fn}: shape must be a tuple (N, C, H, W) or (N, C, D, H, W) of ints, got {shape!r}", None
+        return f"{fn}: shape must be a tuple (N, C, W), (N, C, H, W) or (N, C, D, H, W) of ints, got {shape!r}", None
     if any(e < 1 for e in s):
         return f"{fn}: shape {tuple(s)} has an extent < 1", None
     return None, _ints(s)
@@ -101,7 +110,7 @@ class Layout:
                 comm=None):
         """A layout over a process mesh. Collective over `comm` (mpi4py; default COMM_WORLD).
 
-        shape: (N, C, H, W) or (N, C, D, H, W), the global tensor.
+        shape: (N, C, W), (N, C, H, W) or (N, C, D, H, W), the global tensor.
         mesh: ranks along each axis of shape (same length; 1 = Replicate, > 1 = Shard), whose
             product is comm.size, e.g. (1, 1, 2, 2). N and C may be cut too (no halos there).
         periodic: None (no axis), a bool (every spatial axis), or one bool per spatial axis, or
@@ -111,7 +120,7 @@ class Layout:
             an axis with one part) of mesh[axis] extents summing to shape[axis].
         cost, cost_box: balanced split from a cost field. Each rank passes the costs (numpy
             float64, C-contiguous, shape = the box's extents) of a box of spatial cells,
-            `cost_box` = one (start, stop) pair or slice per spatial axis ((H, W) or (D, H, W));
+            `cost_box` = one (start, stop) pair or slice per spatial axis ((W,), (H, W) or (D, H, W));
             the ranks' boxes are disjoint and cover the spatial domain (a rank may pass none).
         align_levels: spatial cuts at multiples of 2**align_levels (pooling/upsampling by 2 that
             many times stays aligned; the last shard absorbs the remainder).
@@ -191,9 +200,9 @@ class Layout:
                     bad(f"cost has shape {tuple(cost.shape)}, cost_box {tuple(box)} needs "
                         f"{tuple(b - a for a, b in box)}")
                 else:
-                    # Grid order: x = W first.
-                    lo = [a for a, _ in reversed(box)]
-                    hi = [b - 1 for _, b in reversed(box)]
+                    # Grid order: x = W first; a 1-D box spans the C++ H axis's one cell.
+                    lo = [a for a, _ in reversed(box)] + [0] * (_cpp_spatial(sd) - sd)
+                    hi = [b - 1 for _, b in reversed(box)] + [0] * (_cpp_spatial(sd) - sd)
                     cost_arr = cost.reshape(-1)
         try:
             align_levels = int(align_levels)
@@ -205,7 +214,7 @@ class Layout:
         shape5 = _shape5(shp) if shp else [0] * 5
         agree(comm, fn, problem, [sd] + shape5 + parts5,
               ["the number of spatial axes"] + [f"shape[{a}]" for a in "NCDHW"] + [f"mesh[{a}]" for a in "NCDHW"])
-        impl = _hpart._TensorLayout.sharded(shape5, sd, parts5, per5, method, extents5, cost_arr, lo, hi,
+        impl = _hpart._TensorLayout.sharded(shape5, _cpp_spatial(sd), parts5, per5, method, extents5, cost_arr, lo, hi,
                                             align_levels, comm)
         return cls(impl, shp)
 
@@ -217,7 +226,7 @@ class Layout:
         shape5 = _shape5(shp) if shp else [0] * 5
         agree(comm, fn, problem, [len(shp or ()) - 2] + shape5,
               ["the number of spatial axes"] + [f"shape[{a}]" for a in "NCDHW"])
-        return cls(_hpart._TensorLayout.replicated(shape5, len(shp) - 2, comm), shp)
+        return cls(_hpart._TensorLayout.replicated(shape5, _cpp_spatial(len(shp) - 2), comm), shp)
 
     @classmethod
     def on_rank(cls, shape, root=0, comm=None):
@@ -227,12 +236,12 @@ class Layout:
         shape5 = _shape5(shp) if shp else [0] * 5
         agree(comm, fn, problem, [len(shp or ()) - 2] + shape5 + [int(root)],
               ["the number of spatial axes"] + [f"shape[{a}]" for a in "NCDHW"] + ["root"])
-        return cls(_hpart._TensorLayout.on_rank(shape5, len(shp) - 2, int(root), comm), shp)
+        return cls(_hpart._TensorLayout.on_rank(shape5, _cpp_spatial(len(shp) - 2), int(root), comm), shp)
 
     # -- properties ---------------------------------------------------------------------------
     @property
     def shape(self):
-        """The global shape, as given (4 or 5 entries)."""
+        """The global shape, as given (3, 4 or 5 entries)."""
         return self._shape
 
     @property
@@ -241,7 +250,7 @@ class Layout:
 
     @property
     def spatial_dims(self):
-        """2 for (N, C, H, W), 3 for (N, C, D, H, W)."""
+        """1 for (N, C, W), 2 for (N, C, H, W), 3 for (N, C, D, H, W)."""
         return len(self._shape) - 2
 
     @property
@@ -330,13 +339,14 @@ class Layout:
                 f"rank={self.rank}/{self.size})")
 
     def __eq__(self, other):
-        return isinstance(other, Layout) and (self is other or self._impl.same_as(other._impl))
+        return isinstance(other, Layout) and (self is other or (self.ndim == other.ndim and self._impl.same_as(other._impl)))
 
     __hash__ = object.__hash__
 
     # -- internals shared by halo.py and redistribute.py ----------------------------------------
     def _fingerprint(self):
-        return self._impl.fingerprint
+        # The C++ fingerprint (< 2**62) cannot tell (N, C, W) from (N, C, 1, W): mix in the ndim.
+        return self._impl.fingerprint ^ (self.ndim << 56)
 
     def _on_rank(self, root):
         key = ("on_rank", root)
