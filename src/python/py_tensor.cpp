@@ -21,7 +21,7 @@
 #include "hpart/tensor/halo.hpp"
 #include "hpart/tensor/kokkos_session.hpp"
 #include "hpart/tensor/redistribute.hpp"
-#include "py_common.hpp"
+#include "python/py_common.hpp"
 
 namespace hpart::python {
 
@@ -309,22 +309,9 @@ py::list boxes_of(const ht::ShardLayout& l) {
 
 }  // namespace
 
-void bind_tensor(py::module_& m) {
-  m.def("_kokkos_initialize", [] {
-    if (kokkos_finalized) throw Error(ErrorCode::invalid_argument, "hpart.torch: Kokkos was finalised already");
-    if (!kokkos_session()) kokkos_session() = std::make_unique<ht::KokkosSession>();
-  });
-  m.def("_kokkos_finalize", [] {
-    // Every plan's buffers and MPI requests go first (Kokkos views must die before finalize, MPI
-    // requests before MPI_Finalize); the Python objects holding them stay valid and raise if used.
-    for (Releasable* r : std::vector<Releasable*>(live().begin(), live().end())) r->release();
-    kokkos_session().reset();
-    kokkos_finalized = true;
-  });
-  m.def("_kokkos_is_initialized", [] { return Kokkos::is_initialized(); });
-  m.def("_torch_agree", &agree_call, py::arg("comm"), py::arg("fn"), py::arg("problem"), py::arg("values"),
-        py::arg("names"), py::arg("flag"), py::arg("abstain") = std::vector<bool>{});
-
+// The C++ ShardLayout behind hpart.torch.Layout (python/hpart/torch/layout.py checks the
+// arguments and agrees them; this takes them in the C++ axes N, C, D, H, W).
+void bind_layout(py::module_& m) {
   py::class_<PyLayout>(m, "_TensorLayout")
       .def_static(
           "sharded",
@@ -418,6 +405,25 @@ void bind_tensor(py::module_& m) {
       .def("is_primary", [](const PyLayout& l, int r) { return l.layout.is_primary(r); })
       .def("same_as", [](const PyLayout& a, const PyLayout& b) { return a.layout == b.layout; })
       .def("__str__", [](const PyLayout& l) { return l.layout.str(); });
+}
+
+void bind_tensor(py::module_& m) {
+  m.def("_kokkos_initialize", [] {
+    if (kokkos_finalized) throw Error(ErrorCode::invalid_argument, "hpart.torch: Kokkos was finalised already");
+    if (!kokkos_session()) kokkos_session() = std::make_unique<ht::KokkosSession>();
+  });
+  m.def("_kokkos_finalize", [] {
+    // Every plan's buffers and MPI requests go first (Kokkos views must die before finalize, MPI
+    // requests before MPI_Finalize); the Python objects holding them stay valid and raise if used.
+    for (Releasable* r : std::vector<Releasable*>(live().begin(), live().end())) r->release();
+    kokkos_session().reset();
+    kokkos_finalized = true;
+  });
+  m.def("_kokkos_is_initialized", [] { return Kokkos::is_initialized(); });
+  m.def("_torch_agree", &agree_call, py::arg("comm"), py::arg("fn"), py::arg("problem"), py::arg("values"),
+        py::arg("names"), py::arg("flag"), py::arg("abstain") = std::vector<bool>{});
+
+  bind_layout(m);
 
   py::class_<HaloPlan>(m, "_HaloPlan")
       .def(py::init<const PyLayout&, const std::vector<int>&, const std::string&, const std::string&, bool>(),
