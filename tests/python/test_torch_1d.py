@@ -294,3 +294,18 @@ def test_bad_input_on_one_rank():
     w = param((2, 2, 3), D64, 55)
     assert torch.allclose(F.conv1d(xs, w, padding=1).full_tensor(), F.conv1d(rand(L.shape, D64, 51), w, padding=1),
                           rtol=1e-12, atol=1e-12)
+
+
+def test_sub_communicator_and_split_batch():
+    """1-D ops on a layout over a sub-communicator, and with the batch cut over the ranks (group
+    statistics per global sample)."""
+    x = rand((2, 4, 6 * P + 2), D64, 60)
+    conv = nn.Conv1d(4, 4, 3, padding=1, padding_mode="circular").double()
+    gn = nn.GroupNorm(2, 4).double()
+    sub = comm.Split(comm.rank % 2, comm.rank)
+    lay = layout(x.shape, (sub.size,), "uneven", comm=sub, periodic=True)
+    check_op(lambda t: gn(conv(t)), x, lay, list(conv.parameters()) + list(gn.parameters()), "sub-communicator")
+    sub.Free()
+    if P % 2 == 0:
+        batch = ht.Layout.sharded(x.shape, (2, 1, P // 2), periodic=True)
+        check_op(lambda t: gn(conv(t)), x, batch, list(conv.parameters()) + list(gn.parameters()), "batch split")
