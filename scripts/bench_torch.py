@@ -3,7 +3,9 @@
 (1, C, n, n) float32 tensor, in one mpirun -np 2 run, interleaved:
   - plain:   torch's own conv on the whole tensor, one rank (the other waits), no hpart;
   - np1:     the same conv on a ShardTensor over a one-rank layout (hpart.torch on COMM_SELF);
-  - np2:     the same conv on a ShardTensor split over both ranks (mesh 1 x 1 x 2 x 1: H halved).
+  - np2:     the same conv on a ShardTensor split over both ranks (mesh 1 x 1 x 2 x 1: H halved);
+  - floor2:  torch's own conv on each rank's half at once, no halo, no hpart (library=floor): what
+             two ranks of this machine can do at best, so np1/floor2 is the speedup available.
 Forward + backward = y = conv(x); y.backward(dy): the halo exchange, the conv, its adjoint and the
 weight-gradient sum over the ranks. Reports medians over --reps rounds and the ratios the issue
 names: np1/np2 (strong-scaling speedup, target >= 1.7) and np1/plain (one-rank overhead, target
@@ -70,10 +72,15 @@ def main():
     def np2():
         conv(ShardTensor(x2, L2)).local.backward(dy2)
 
-    times = {"plain": [], "np1": [], "np2": []}
+    xf = x2.detach().clone().requires_grad_()
+
+    def floor2():
+        conv(xf).backward(dy2)
+
+    times = {"plain": [], "np1": [], "np2": [], "floor2": []}
     cold = {}
     for r in range(a.reps + 1):
-        for name, fn in (("plain", plain), ("np1", np1), ("np2", np2)):
+        for name, fn in (("plain", plain), ("np1", np1), ("np2", np2), ("floor2", floor2)):
             t = timed(world, fn)
             if r == 0:
                 cold[name] = t
@@ -82,13 +89,14 @@ def main():
     med = {k: statistics.median(v) for k, v in times.items()}
     if world.rank == 0:
         print(f"conv2d fwd+bwd, (1, {a.channels}, {a.n}, {a.n}) float32, 1 thread per rank, median of {a.reps}:")
-        for k in ("plain", "np1", "np2"):
+        for k in ("plain", "np1", "np2", "floor2"):
             print(f"  {k:6s} {med[k]:.4f} s   (cold {cold[k]:.4f} s)")
         print(f"  speedup np1 -> np2: {med['np1'] / med['np2']:.3f}x    one-rank overhead np1 / plain: "
-              f"{med['np1'] / med['plain']:.3f}x")
+              f"{med['np1'] / med['plain']:.3f}x    available np1 / floor2: {med['np1'] / med['floor2']:.3f}x")
         if a.json:
             with open(a.json, "w") as f:
-                for k, ranks, lib in (("plain", 1, "torch"), ("np1", 1, "hpart-torch"), ("np2", 2, "hpart-torch")):
+                for k, ranks, lib in (("plain", 1, "torch"), ("np1", 1, "hpart-torch"), ("np2", 2, "hpart-torch"),
+                                      ("floor2", 2, "floor")):
                     f.write(json.dumps(dict(suite="tensor", case=f"conv2d_{a.n}x{a.channels}", library=lib,
                                             method="conv2d_fwd_bwd", n=a.n * a.n * a.channels, ranks=ranks,
                                             threads=1, time_s=med[k], cold_time_s=cold[k], reps=a.reps)) + "\n")
