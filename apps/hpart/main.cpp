@@ -46,7 +46,9 @@ Linking the library from your code: C++ (#include <hpart/hpart.hpp>), C (<hpart/
 Fortran (use hpart, docs/fortran.md), or unchanged ParMETIS 4 callers (libhpart_parmetis,
 docs/from_parmetis_zoltan.md); `pkg-config --cflags --libs hpart` (or hpart-fortran,
 hpart-parmetis) or CMake find_package(hpart) give the link line (docs/install.md). Point and box
-assign (which part owns a coordinate, with no communication): docs/assign.md.
+assign (which part owns a coordinate, with no communication): docs/assign.md. From Python
+(numpy, mpi4py): `import hpart` (docs/python.md); domain-parallel torch models on hpart's layouts:
+`import hpart.torch` (docs/torch.md, examples/python/train_heat.py).
 
 Exit codes: 0 success, 1 bad command line, 2 bad input, failed I/O (the message says which
 line or value) or a feature this build lacks (METIS, HDF5, PNG: the message says which), 3
