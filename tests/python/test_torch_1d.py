@@ -17,7 +17,7 @@ from mpi4py import MPI  # noqa: E402
 import hpart  # noqa: E402
 import hpart.torch as ht  # noqa: E402
 from conftest import every_rank_raises  # noqa: E402
-from torch_cases import ShardTensor, check_op, layout, param, rand  # noqa: E402
+from torch_cases import OnRootGrad, ReplicatedGrad, ShardTensor, check_op, layout, param, rand  # noqa: E402
 
 comm = MPI.COMM_WORLD
 P = comm.size
@@ -107,30 +107,10 @@ def test_halo_exchange(dtype):
 def test_halo_gradcheck():
     L = lay1(3 * P + 1, "uneven", c=(1, 2), periodic=True)
 
-    class Replicated(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, t):
-            return t.view_as(t)
-
-        @staticmethod
-        def backward(ctx, g):
-            g = g.contiguous().clone()
-            comm.Allreduce(MPI.IN_PLACE, g.numpy())
-            return g
-
-    class OnRoot(torch.autograd.Function):  # the gathered output's gradient counted once
-        @staticmethod
-        def forward(ctx, t):
-            return t.view_as(t)
-
-        @staticmethod
-        def backward(ctx, g):
-            return g if comm.rank == 0 else torch.zeros_like(g)
-
     def f(g):
-        xh = ht.halo_exchange(Replicated.apply(g)[L.local_slices].contiguous(), L, 1)
+        xh = ht.halo_exchange(ReplicatedGrad.apply(g)[L.local_slices].contiguous(), L, 1)
         y = (xh[..., 1:-1] * xh[..., :-2] + 0.5 * xh[..., 2:]).contiguous()
-        return OnRoot.apply(ht.gather(y, L))
+        return OnRootGrad.apply(ht.gather(y, L))
 
     g = rand(L.shape, D64, 3).requires_grad_()
     assert torch.autograd.gradcheck(f, (g,), eps=1e-6, atol=1e-8, rtol=1e-7)

@@ -11,6 +11,7 @@ import hpart
 import hpart.torch as ht
 
 from conftest import every_rank_raises
+from torch_cases import OnRootGrad, ReplicatedGrad
 
 COMM = MPI.COMM_WORLD
 
@@ -136,35 +137,6 @@ def test_adjoint_identity():
         assert lhs != 0.0
 
 
-class _Replicated(torch.autograd.Function):
-    """A tensor every rank holds alike, used by every rank's shard: identity forward, gradient
-    summed over the ranks backward (then each rank's gradient is the whole function's)."""
-
-    @staticmethod
-    def forward(ctx, t):
-        return t.view_as(t)
-
-    @staticmethod
-    def backward(ctx, g):
-        g = g.contiguous().clone()
-        COMM.Allreduce(MPI.IN_PLACE, g.numpy())
-        return g
-
-
-class _OnRoot(torch.autograd.Function):
-    """Identity whose backward keeps the gradient on rank 0 only: the replicated output's loss
-    counted once (gradcheck runs the same backward on every rank at once, and the gather's
-    adjoint sums the ranks' gradients)."""
-
-    @staticmethod
-    def forward(ctx, t):
-        return t.view_as(t)
-
-    @staticmethod
-    def backward(ctx, g):
-        return g if COMM.rank == 0 else torch.zeros_like(g)
-
-
 @pytest.mark.parametrize("case", ["2d", "3d", "2d periodic balanced", "empty shards"])
 def test_gradcheck_of_a_sharded_stencil(case):
     """The global function (slice -> halo exchange -> nonlinear stencil -> gather) checked by
@@ -188,9 +160,9 @@ def test_gradcheck_of_a_sharded_stencil(case):
         return c * lo + 0.5 * hi
 
     def f(g):
-        x = _Replicated.apply(g)[L.local_slices].contiguous()
+        x = ReplicatedGrad.apply(g)[L.local_slices].contiguous()
         y = stencil(ht.halo_exchange(x, L, 1))
-        return _OnRoot.apply(ht.gather(y.contiguous(), L))
+        return OnRootGrad.apply(ht.gather(y.contiguous(), L))
 
     g = global_tensor(L.shape, torch.float64, 9).requires_grad_()
     assert torch.autograd.gradcheck(f, (g,), eps=1e-6, atol=1e-8, rtol=1e-7)

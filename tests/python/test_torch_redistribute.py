@@ -11,6 +11,7 @@ import hpart
 import hpart.torch as ht
 
 from conftest import every_rank_raises
+from torch_cases import OnRootGrad, ReplicatedGrad
 
 COMM = MPI.COMM_WORLD
 
@@ -112,28 +113,6 @@ def test_gather_to_every_rank_sums_the_ranks_gradients():
     assert torch.equal(x.grad, torch.full(L.local_shape, float(sum(range(1, COMM.size + 1))), dtype=x.dtype))
 
 
-class _Replicated(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, t):
-        return t.view_as(t)
-
-    @staticmethod
-    def backward(ctx, g):
-        g = g.contiguous().clone()
-        COMM.Allreduce(MPI.IN_PLACE, g.numpy())
-        return g
-
-
-class _OnRoot(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, t):
-        return t.view_as(t)
-
-    @staticmethod
-    def backward(ctx, g):
-        return g if COMM.rank == 0 else torch.zeros_like(g)
-
-
 def test_gradcheck_of_a_chain():
     """slice -> redistribute (slabs -> balanced -> columns) with a nonlinearity -> gather, by
     gradcheck in lockstep on every rank (input gradient summed over the ranks, output's counted
@@ -145,10 +124,10 @@ def test_gradcheck_of_a_chain():
     C = ht.Layout.sharded(shape, (1, 1, 1, P))
 
     def f(g):
-        x = _Replicated.apply(g)[A.local_slices].contiguous()
+        x = ReplicatedGrad.apply(g)[A.local_slices].contiguous()
         y = ht.redistribute(x, A, B)
         z = ht.redistribute((y * y).contiguous(), B, C)
-        return _OnRoot.apply(ht.gather(z, C))
+        return OnRootGrad.apply(ht.gather(z, C))
 
     g = global_tensor(shape, seed=11).requires_grad_()
     assert torch.autograd.gradcheck(f, (g,), eps=1e-6, atol=1e-8, rtol=1e-7)

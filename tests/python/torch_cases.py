@@ -95,3 +95,33 @@ def check_op(op, x, lay, params=(), what="op"):
     for p in params:
         p.grad = None
     return y
+
+
+class ReplicatedGrad(torch.autograd.Function):
+    """For gradcheck of a collective function: a tensor every rank holds alike and slices its
+    shard from. Identity forward; backward sums the gradient over COMM_WORLD, so every rank's
+    gradient is the whole function's."""
+
+    @staticmethod
+    def forward(ctx, t):
+        return t.view_as(t)
+
+    @staticmethod
+    def backward(ctx, g):
+        g = g.contiguous().clone()
+        MPI.COMM_WORLD.Allreduce(MPI.IN_PLACE, g.numpy())
+        return g
+
+
+class OnRootGrad(torch.autograd.Function):
+    """For gradcheck of a collective function: identity whose backward keeps the gradient on rank
+    0 only, so a gathered (replicated) output's loss counts once (gradcheck runs the same backward
+    on every rank at once)."""
+
+    @staticmethod
+    def forward(ctx, t):
+        return t.view_as(t)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g if MPI.COMM_WORLD.rank == 0 else torch.zeros_like(g)
