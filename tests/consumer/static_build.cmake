@@ -22,7 +22,8 @@ string(TIMESTAMP t0 "%s")
 set(prefix ${BUILD}/prefix)
 run_checked("configure" ${CMAKE_COMMAND} -S ${SOURCE} -B ${BUILD}/hpart -G ${GENERATOR} -DCMAKE_BUILD_TYPE=Release
             -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_C_COMPILER=${C} -DBUILD_SHARED_LIBS=OFF -DHPART_BUILD_TESTS=OFF
-            -DHPART_BUILD_APPS=OFF -DHPART_WITH_KOKKOS=OFF -DHPART_WITH_CUDA=OFF -DHPART_WITH_ZOLTAN=OFF)
+            -DHPART_BUILD_APPS=OFF -DHPART_WITH_KOKKOS=OFF -DHPART_WITH_CUDA=OFF -DHPART_WITH_ZOLTAN=OFF
+            -DHPART_WITH_PYTHON=OFF)  # the Python module over a static libhpart is what `pip install .` builds
 run_checked("build" ${CMAKE_COMMAND} --build ${BUILD}/hpart -j 1)
 file(REMOVE_RECURSE ${prefix})
 run_checked("install" ${CMAKE_COMMAND} --install ${BUILD}/hpart --prefix ${prefix})
