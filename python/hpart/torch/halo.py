@@ -121,6 +121,16 @@ def _host(t):
     return t if t.device.type == "cpu" else t.detach().to("cpu").contiguous()
 
 
+def _adjoint_on_host(plan, g):
+    """The backward of both exchanges: a host copy of g (never g itself, which autograd may still
+    hold) with the plan's adjoint applied: each halo cell added into the cell it mirrors, then the
+    halo zeroed."""
+    gh = torch.empty(g.shape, dtype=g.dtype)
+    gh.copy_(g)
+    plan.adjoint(gh.data_ptr())
+    return gh
+
+
 class _HaloExchange(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, _anchor, layout, spec):
@@ -135,10 +145,7 @@ class _HaloExchange(torch.autograd.Function):
     @staticmethod
     @once_differentiable
     def backward(ctx, g):
-        # A copy the adjoint may overwrite (it adds the halo into the interior and zeroes the halo).
-        gh = torch.empty(g.shape, dtype=g.dtype)
-        gh.copy_(g)
-        ctx.plan.adjoint(gh.data_ptr())
+        gh = _adjoint_on_host(ctx.plan, g)
         gx = gh[ctx.spec.interior] if gh.numel() else torch.zeros(ctx.layout.local_shape, dtype=g.dtype)
         return (gx if ctx.device.type == "cpu" else gx.to(ctx.device)), None, None, None
 
@@ -160,10 +167,7 @@ class _HaloExchangeInPlace(torch.autograd.Function):
     @staticmethod
     @once_differentiable
     def backward(ctx, g):
-        gh = torch.empty(g.shape, dtype=g.dtype)
-        gh.copy_(g)
-        ctx.plan.adjoint(gh.data_ptr())
-        return gh.to(g.device), None, None, None, None
+        return _adjoint_on_host(ctx.plan, g).to(g.device), None, None, None, None
 
 
 def halo_exchange(x, layout, halo):
