@@ -38,9 +38,12 @@
 //     Neighbor_alltoall(v)             the counts of its out-neighbours * s
 //   and the same for the nonblocking forms, counted when they start. MPI_IN_PLACE takes the
 //   receive-side count and type where the send side is not given.
-// MPI_File_* is not counted: I/O is not traffic between ranks. Not wrapped either (hpart calls
-// none of them): MPI_Ineighbor_*, Neighbor_alltoallw, Rput/Rget/Raccumulate/Get_accumulate and
-// the MPI-4 persistent collectives. Ranks are compared within intracommunicators only.
+// MPI_File_* is not counted: I/O is not traffic between ranks. (An MPI library may implement I/O
+// with MPI calls that land here: Open MPI's ROMIO component, its choice on Lustre, calls
+// MPI_Ialltoall, Put and Get; switch counting off around I/O to keep it out.) Not wrapped
+// either (hpart calls none of them): MPI_Ineighbor_*, Neighbor_alltoallw, Rput, Rget,
+// Raccumulate, Get_accumulate and the MPI-4 persistent collectives. Ranks are compared within
+// intracommunicators only.
 #include <map>
 #include <string>
 
