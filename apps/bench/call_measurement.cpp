@@ -9,42 +9,18 @@
 
 namespace hpart_bench {
 
-bool peak_reset_works(MPI_Comm comm) {
-  int ok = 1;
-  {
-    // Raise the peak by 64 MiB, free it, reset: the peak must fall back to about the RSS.
-    std::vector<char> block(64u << 20, 1);
-    volatile char sink = block[block.size() / 2];
-    (void)sink;
-  }
-  release_free_heap();
-  if (!reset_peak_rss()) ok = 0;
-  const MemorySample s = read_memory();
-  if (!(s.hwm_mb > 0.0 && s.hwm_mb < s.rss_mb + 16.0)) ok = 0;
-  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
-  return ok != 0;
-}
-
 namespace detail {
 
 RepStart begin_rep(MPI_Comm comm, bool reset_works) {
-  release_free_heap();
-  if (reset_works) reset_peak_rss();
-  const MemorySample m = read_memory();
+  RepStart start;
+  start.window.open(reset_works);
   MPI_Barrier(comm);
-  return {m.rss_mb, m.hwm_mb};
+  return start;
 }
 
 RepSample end_rep(const RepStart& start, double seconds) {
-  const MemorySample m = read_memory();
-  RepSample s;
-  s.seconds = seconds;
-  s.peak_mb = m.hwm_mb;
-  // With a reset, VmHWM after the call is the peak during it. Without one, it is that peak only
-  // if the call raised it.
-  s.growth_known = start.hwm_mb <= start.rss_mb + 0.5 || m.hwm_mb > start.hwm_mb;
-  s.growth_mb = std::max(0.0, m.hwm_mb - start.rss_mb);
-  return s;
+  const hpart_apps::MemoryWindow::Result m = start.window.close();
+  return {seconds, m.peak_mb, m.growth_mb, m.growth_known};
 }
 
 CallStats combine(MPI_Comm comm, const RepSample* samples, int reps) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench_record.hpp"
+#include "memory_usage.hpp"
 
 namespace hpart_bench {
 
@@ -22,7 +23,7 @@ Record measured_record(MPI_Comm comm, const std::string& suite, const std::strin
                        const std::string& method, long long n, int parts, int reps, const CallStats& stats);
 
 // Whether VmHWM can be reset on this machine; checked once (collective, same answer everywhere).
-bool peak_reset_works(MPI_Comm comm);
+using hpart_apps::peak_reset_works;
 
 // Collective. For each of `reps` repetitions: prepare() (untimed: drop the previous result),
 // release free heap, reset VmHWM, read VmRSS, barrier, time call(), read VmHWM. With a working
@@ -38,7 +39,7 @@ struct RepSample {
   bool growth_known = false;
 };
 struct RepStart {
-  double rss_mb = 0.0, hwm_mb = 0.0;
+  hpart_apps::MemoryWindow window;
 };
 RepStart begin_rep(MPI_Comm comm, bool reset_works);
 RepSample end_rep(const RepStart& start, double seconds);

@@ -13,7 +13,6 @@
 #include "grid_generators.hpp"
 #include "hpart/hpart.hpp"
 #include "graph_hier_case.hpp"
-#include "memory_usage.hpp"
 #include "patch_case.hpp"
 #include "progress.hpp"
 #if HPART_HAVE_ZOLTAN

@@ -13,7 +13,6 @@
 #include "hpart/hpart.h"
 #include "hpart/partition.hpp"
 #include "hpart/points.hpp"
-#include "memory_usage.hpp"
 #include "progress.hpp"
 #if HPART_HAVE_ZOLTAN
 #include "zoltan_baseline.hpp"

@@ -1,8 +1,10 @@
 #pragma once
 // Resident memory of this process, read from /proc/self/status (Linux).
+#include <mpi.h>
+
 #include <cstddef>
 
-namespace hpart_bench {
+namespace hpart_apps {
 
 struct MemorySample {
   double rss_mb = 0.0;  // VmRSS: resident now
@@ -20,4 +22,23 @@ bool reset_peak_rss();
 // does not include pages the allocator kept from earlier work.
 void release_free_heap();
 
-}  // namespace hpart_bench
+// Collective: whether VmHWM can be reset on this machine (the same answer on every rank).
+bool peak_reset_works(MPI_Comm comm);
+
+// The memory of one measured window: open() before the work (frees the heap the allocator kept,
+// resets the peak where that works, reads RSS), close() after it.
+class MemoryWindow {
+ public:
+  void open(bool reset_works);
+  struct Result {
+    double peak_mb = 0.0;    // VmHWM after the work
+    double growth_mb = 0.0;  // peak during the work - RSS before it
+    bool growth_known = false;  // without a working reset: only if the work raised the peak
+  };
+  [[nodiscard]] Result close() const;
+
+ private:
+  MemorySample start_;
+};
+
+}  // namespace hpart_apps
