@@ -56,3 +56,9 @@ def test_models_command_writes_the_table(tmp_path, capsys):
     assert "| points/hilbert | bytes_max |" in text and "O(P) term: 8·P" in text
     assert "| graph/kway | messages_max | messages_max ≈ 2·log2P |" in text
     assert "Limits:" in text
+
+
+def test_poor_fits_and_negligible_memory():
+    assert verdict("bytes_max", {"1": 5.0}, 1e6, rel=0.2).startswith("poor fit (rms 20%)")
+    assert verdict("rss_growth_mb", {"log2P": 0.1}, 1e6, largest=0.3) == "ready for 1e5 (under 1 MiB)"
+    assert verdict("rss_growth_mb", {"log2P": 2.0}, 1e6, largest=8.0).startswith("memory grows with log2P")

@@ -12,7 +12,10 @@ FAKE_WORKER = os.path.join(HERE, "fake_worker.py")
 
 
 def run(tmp_path, *extra, env=None, out="out"):
-    cmd = [LAUNCHER, "run", "--mpirun", FAKE_MPIRUN, "--worker", FAKE_WORKER, "--ranks", "1,2,4",
+    """`hpart-scaling run` (or, when extra starts with "check ...", `check`) with the fakes."""
+    command = list(extra[:1]) if extra[:1] == ("check",) else ["run"]
+    extra = extra[len(command):] if command == ["check"] else extra
+    cmd = [LAUNCHER, *command, "--mpirun", FAKE_MPIRUN, "--worker", FAKE_WORKER, "--ranks", "1,2,4",
            "--size", "ci", "--rounds", "3", "--machine-class", "test", "--out", str(tmp_path / out), *extra]
     return subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, **(env or {})))
 
@@ -79,8 +82,24 @@ def test_injected_regression_is_recorded_and_caught(tmp_path):
     assert cmp.returncode == 1 and "points/hilbert P=2: messages_max" in cmp.stdout
 
 
-@pytest.mark.parametrize("command", [[], ["run"], ["compare"], ["calibrate"], ["models"], ["plot"]])
+@pytest.mark.parametrize("command", [[], ["run"], ["compare"], ["calibrate"], ["models"], ["plot"], ["check"]])
 def test_help(command):
     proc = subprocess.run([LAUNCHER, *command, "--help"], capture_output=True, text=True)
     assert proc.returncode == 0 and "usage: hpart-scaling" in proc.stdout
     assert "example" in proc.stdout
+
+
+def test_check_passes_against_its_own_kind_and_catches_an_injection(tmp_path):
+    """`check` = run + compare: green against a baseline of the same commit; with
+    --expect-regression green only when the injected regression is seen; 2 without a baseline."""
+    assert run(tmp_path, out="base").returncode == 0
+    check = ["check", "--baseline", str(tmp_path / "base"), "--deterministic-only"]
+    proc = run(tmp_path, *check, out="now")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "strong: PASS" in proc.stdout
+    inject = {"HPART_SCALING_INJECT": "points.hilbert:messages"}
+    assert run(tmp_path, *check, "--expect-regression", out="bad", env=inject).returncode == 0
+    missed = run(tmp_path, *check, "--expect-regression", out="good")
+    assert missed.returncode == 1 and "missed" in missed.stderr
+    nothing = run(tmp_path, "check", "--baseline", str(tmp_path / "none"), "--expect-regression", out="x")
+    assert nothing.returncode == 2

@@ -15,6 +15,7 @@ new run against a stored baseline.
   calibrate  false-alarm rate and power of the time rule from repeated runs of one commit
   models     fit bytes, messages, collectives and memory per rank against P; extrapolate to 1e5
   plot       speedup, efficiency, bytes, messages and memory per rank (PNG), baseline overlaid
+  check      run, then compare with a stored baseline (what ctest calls)
 
 `hpart-scaling COMMAND --help` explains each."""
 
@@ -57,23 +58,8 @@ def _add_rule_options(p):
                         "(default 0.10); tune both with `calibrate`")
 
 
-def build_parser():
-    parser = argparse.ArgumentParser(prog="hpart-scaling", description=DESCRIPTION, epilog=EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    raw = argparse.RawDescriptionHelpFormatter
-
-    p = sub.add_parser("run", formatter_class=raw, help="run the worker over rank counts",
-                       description=_wrap("Run hpart-scaling-worker once per rank count (a fresh mpirun "
-                       "each) and write DIR/<mode>.jsonl (meta line + records; the worker's own files "
-                       "stay in DIR/raw). Exit 0, 1 if the passes' deterministic figures disagree, "
-                       "2 if a worker fails (its stderr tail is shown).\n\nDefault mpirun arguments "
-                       "(Open MPI; replaced entirely by --mpirun-args): --allow-run-as-root as root; "
-                       "--oversubscribe --bind-to none when P > cores. OMP_NUM_THREADS=--threads; "
-                       "HPART_SCALING_INJECT passes through to the worker and is recorded in meta."),
-                       epilog="example:\n  hpart-scaling run --mode strong --ranks 1,2,4 --size ci "
-                       "--rounds 3 --machine-class ci --out /tmp/ci\n  on a cluster (inside an "
-                       "allocation): hpart-scaling run --mpirun srun --np-flag -n --mpirun-args \"--cpu-bind=cores\" ...")
+def _add_run_options(p):
+    """The options of `run`, shared by `check`."""
     p.add_argument("--mode", choices=["strong", "weak", "both"], default="strong",
                    help="strong: fixed global size; weak: fixed size per rank; both (default strong)")
     p.add_argument("--ranks", type=_ranks, default=[1, 2, 4, 8, 16], help="rank counts (default 1,2,4,8,16)")
@@ -93,6 +79,26 @@ def build_parser():
     p.add_argument("--threads", type=int, default=1, help="OpenMP threads per rank (default 1)")
     p.add_argument("--cases", metavar="A,B", help="only these cases (the worker's names)")
     p.add_argument("--timeout", type=float, default=3600, help="seconds per worker launch (default 3600)")
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="hpart-scaling", description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    raw = argparse.RawDescriptionHelpFormatter
+
+    p = sub.add_parser("run", formatter_class=raw, help="run the worker over rank counts",
+                       description=_wrap("Run hpart-scaling-worker once per rank count (a fresh mpirun "
+                       "each) and write DIR/<mode>.jsonl (meta line + records; the worker's own files "
+                       "stay in DIR/raw). Exit 0, 1 if the passes' deterministic figures disagree, "
+                       "2 if a worker fails (its stderr tail is shown).\n\nDefault mpirun arguments "
+                       "(Open MPI; replaced entirely by --mpirun-args): --allow-run-as-root as root; "
+                       "--oversubscribe --bind-to none when P > cores. OMP_NUM_THREADS=--threads; "
+                       "HPART_SCALING_INJECT passes through to the worker and is recorded in meta."),
+                       epilog="example:\n  hpart-scaling run --mode strong --ranks 1,2,4 --size ci "
+                       "--rounds 3 --machine-class ci --out /tmp/ci\n  on a cluster (inside an "
+                       "allocation): hpart-scaling run --mpirun srun --np-flag -n --mpirun-args \"--cpu-bind=cores\" ...")
+    _add_run_options(p)
 
     p = sub.add_parser("compare", formatter_class=raw, help="verdict of a run against a baseline",
                        description=_wrap("Compare CURRENT with BASELINE: deterministic figures exactly "
@@ -139,14 +145,33 @@ def build_parser():
     p.add_argument("run", metavar="RUN.jsonl")
     p.add_argument("--baseline", metavar="BASE.jsonl")
     p.add_argument("--out", required=True, metavar="DIR")
+
+    p = sub.add_parser("check", formatter_class=raw, help="run, then compare with a baseline (for ctest)",
+                       description=_wrap("`run` with the same options, then `compare` of each mode's "
+                       "run file with BASELINE_DIR/<mode>.jsonl. Exit 0 pass, 1 regression (or passes "
+                       "that disagree), 2 could not run or compare.\n\nWith --expect-regression it tests "
+                       "the suite itself: exit 0 when the verdict is a regression, 1 when it passes, 2 when "
+                       "nothing could run."),
+                       epilog="examples (ctest):\n  hpart-scaling check --baseline baselines/ci --mode strong "
+                       "--ranks 1,2,4 --size ci --rounds 1 \\\n      --machine-class ci --out ci-run "
+                       "--deterministic-only\n  HPART_SCALING_INJECT=points.hilbert:messages hpart-scaling "
+                       "check ... --expect-regression")
+    p.add_argument("--baseline", required=True, metavar="BASELINE_DIR",
+                   help="directory with the baseline's <mode>.jsonl")
+    _add_run_options(p)
+    p.add_argument("--report", metavar="FILE.md")
+    p.add_argument("--deterministic-only", action="store_true", help="as for compare")
+    p.add_argument("--expect-regression", action="store_true",
+                   help="succeed only when the verdict is a regression (tests the suite)")
+    _add_rule_options(p)
     return parser
 
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
-    from . import calibrate, compare, growth, plots, runner
+    from . import calibrate, check, compare, growth, plots, runner
     command = {"run": runner.main, "compare": compare.main, "calibrate": calibrate.main,
-               "models": growth.main, "plot": plots.main}[args.command]
+               "models": growth.main, "plot": plots.main, "check": check.main}[args.command]
     try:
         return command(args)
     except RunFileError as e:

@@ -128,6 +128,9 @@ def compare_runs(base, cur, deterministic_only=False, opts=None):
             cmp.notes.append(f"per-P test cannot reach p < alpha/len(P) = {opts.alpha / len(v.per_p):.2g} with "
                              f"{v.rounds[0]} and {v.rounds[1]} rounds (smallest p {per_p_floor(v):.2g}): "
                              "only the pooled rule can fire; use more --rounds or --passes")
+    if base.meta.get("rounds") != cur.meta.get("rounds"):
+        cmp.notes.append(f"rounds per pass differ ({base.meta.get('rounds')} vs {cur.meta.get('rounds')}): "
+                         "a deterministic difference may come from the rounds, not the code")
     if base.meta.get("machine_class") != cur.meta.get("machine_class"):
         cmp.notes.append(f"machine classes differ ({base.meta.get('machine_class')} vs "
                          f"{cur.meta.get('machine_class')}): times and memory are not comparable")

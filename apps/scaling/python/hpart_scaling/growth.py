@@ -15,8 +15,9 @@ is not noise but an Allgather of per-rank data, and it is the term that decides 
 bytes = 1000 log2 P + 8 P fits log2 P alone to 0.6% over P <= 16, yet at 10^5 the 8 P is 98% of it; a
 5% tolerance would have called it ready.)
 Verdicts: "O(P) term" when that term is over half the value at 10^5; memory that grows with P at all
-(a log2 P or P term in its model) is flagged. A log P term in communication is what a tree or a
-recursive-doubling collective costs and is fine.
+(a log2 P or P term in its model) is flagged, unless it stays under 1 MiB at every measured P; a fit
+whose relative RMS exceeds 10% is "poor fit" (no basis law describes the data: do not extrapolate).
+A log P term in communication is what a tree or a recursive-doubling collective costs and is fine.
 
 Honest limits: five rank counts (four for communication) and up to four terms leave one degree of
 freedom or none, so the fit can tell O(1) from O(log P) from O(P) only when the growth is clean; a
@@ -39,6 +40,8 @@ TERMS = {"1": lambda p, n: np.ones_like(p), "log2P": lambda p, n: np.log2(p),
          "P": lambda p, n: p, "N/P": lambda p, n: n / p}
 PARSIMONY = {"communication": 0.001, "memory": 0.05}
 TARGETS = (1e4, 1e5)
+POOR_FIT = 0.10
+NEGLIGIBLE_MB = 1.0
 
 
 def fit_terms(ranks, values, terms, n):
@@ -86,19 +89,27 @@ def describe(figure, model):
     return f"{figure} ≈ " + " + ".join(parts)
 
 
-def verdict(figure, model, n):
+def verdict(figure, model, n, rel=0.0, largest=None):
+    """"ready for 1e5", or what stands in the way: an O(P) term over half the value at 1e5, memory
+    that grows with P, or a fit too poor (relative RMS > POOR_FIT) to extrapolate from. Memory
+    under NEGLIGIBLE_MB at every measured P is not judged (allocator noise, not a trend)."""
     at = TARGETS[-1]
     value = evaluate(model, at, n)
+    if figure in MEMORY and largest is not None and largest < NEGLIGIBLE_MB:
+        return f"ready for 1e5 (under {NEGLIGIBLE_MB:g} MiB)"
+    flags = []
     if figure in MEMORY:
         growing = [t for t in ("log2P", "P") if t in model]
         if growing:
             extra = sum(evaluate({t: model[t]}, at, n) for t in growing)
-            return f"memory grows with {' and '.join(growing)}: +{extra:.3g} MiB per rank at 1e5"
-    if "P" in model and value > 0:
+            flags.append(f"memory grows with {' and '.join(growing)}: +{extra:.3g} MiB per rank at 1e5")
+    elif "P" in model and value > 0:
         share = evaluate({"P": model["P"]}, at, n) / value
         if share > 0.5:
-            return f"O(P) term: {model['P']:.3g}·P is {share:.0%} at 1e5"
-    return "ready for 1e5"
+            flags.append(f"O(P) term: {model['P']:.3g}·P is {share:.0%} at 1e5")
+    if rel > POOR_FIT:
+        flags.append(f"poor fit (rms {rel:.0%}): measure more rank counts")
+    return "; ".join(flags) or "ready for 1e5"
 
 
 def models_of(run):
@@ -117,7 +128,7 @@ def models_of(run):
             tolerance = PARSIMONY["memory" if figure in MEMORY else "communication"]
             model, rel = choose_model(ranks, values, n, weak, tolerance)
             rows.append((case, method, figure, model, rel, points[-1], evaluate(model, 1e4, n),
-                         evaluate(model, 1e5, n), verdict(figure, model, n)))
+                         evaluate(model, 1e5, n), verdict(figure, model, n, rel, max(values))))
     return rows
 
 
@@ -125,7 +136,7 @@ def markdown(run, rows):
     p_max = run.ranks()[-1]
     body = [(method_label(c, m), f, describe(f, model), f"{rel:.1%}", last[1], v4, v5, v)
             for c, m, f, model, rel, last, v4, v5, v in rows]
-    flagged = sorted({method_label(c, m) for c, m, *_, v in rows if v != "ready for 1e5"})
+    flagged = sorted({method_label(c, m) for c, m, *_, v in rows if not v.startswith("ready for 1e5")})
     ready = [method_label(c, m) for c, m in run.methods() if method_label(c, m) not in flagged]
     return "\n".join([
         f"# Growth models ({run.mode} scaling, {run.meta.get('machine_class')}, commit {run.meta.get('commit')})",

@@ -25,7 +25,7 @@ from pathlib import Path
 from . import deterministic
 from .records import RunFileError, parse_lines, record_key, write_run
 
-SOURCE_DIR = Path(__file__).resolve().parents[3]  # apps/scaling/python/hpart_scaling -> the repository
+SOURCE_DIR = Path(__file__).resolve().parents[4]  # apps/scaling/python/hpart_scaling/runner.py -> the repository
 WORKER = "hpart-scaling-worker"
 
 
@@ -35,14 +35,16 @@ class WorkerError(Exception):
 
 def find_worker(explicit):
     """--worker, else $HPART_SCALING_WORKER, else the PATH, else the usual build directories."""
-    candidates = [explicit, os.environ.get("HPART_SCALING_WORKER"), shutil.which(WORKER),
+    if explicit:  # named: that one or none, never a stand-in from elsewhere
+        if Path(explicit).is_file() and os.access(explicit, os.X_OK):
+            return str(Path(explicit).resolve())
+        raise WorkerError(f"--worker {explicit}: not an executable file")
+    candidates = [os.environ.get("HPART_SCALING_WORKER"), shutil.which(WORKER),
                   Path(sys.argv[0]).resolve().parent / WORKER,
                   SOURCE_DIR / "build" / "apps" / "scaling" / WORKER, SOURCE_DIR / "build" / "bin" / WORKER]
     for c in candidates:
         if c and Path(c).is_file() and os.access(c, os.X_OK):
             return str(Path(c).resolve())
-    if explicit:
-        raise WorkerError(f"--worker {explicit}: not an executable file")
     raise WorkerError(f"{WORKER} not found: build it (cmake --build build --target {WORKER}) "
                       "or pass --worker PATH")
 
@@ -87,7 +89,9 @@ def worker_command(args, ranks, mode, json_path, mpi_line):
         default_mpirun_args(ranks, os.cpu_count() or 1, mpi_line)
     cmd = shlex.split(args.mpirun) + extra + [args.np_flag, str(ranks), args.worker, "--mode", mode,
                                               "--size", args.size, "--rounds", str(args.rounds),
-                                              "--threads", str(args.threads), "--json", str(json_path)]
+                                              "--json", str(json_path)]
+    if args.threads != 1:  # the worker's default; OMP_NUM_THREADS carries it as well
+        cmd += ["--threads", str(args.threads)]
     if args.cases:
         cmd += ["--cases", args.cases]
     return cmd
@@ -115,7 +119,7 @@ def run_worker(cmd, json_path, threads, timeout):
     return records
 
 
-def _tail(text, lines=20):
+def _tail(text, lines=30):
     if isinstance(text, bytes):
         text = text.decode(errors="replace")
     return "\n".join((text or "").strip().splitlines()[-lines:])
