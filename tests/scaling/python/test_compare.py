@@ -64,6 +64,13 @@ def test_missing_record_is_a_regression(capsys, base, tmp_path):
     assert "graph/kway P=8: record missing" in out
 
 
+def test_a_rank_count_without_records_is_a_regression(capsys, base, tmp_path):
+    cur = fabricate(tmp_path / "cur.jsonl", seed=1, edit=lambda records: records.__setitem__(
+        slice(None), [r for r in records if r["ranks"] != 16]))
+    code, out = compare(capsys, base, cur)
+    assert code == 1 and "points/hilbert P=16: record missing" in out
+
+
 def test_missing_figure_is_a_regression(capsys, base, tmp_path):
     def drop(records):
         del find(records, "graph", "kway", 8)["edge_cut"]

@@ -97,7 +97,7 @@ def build_parser():
                        "HPART_SCALING_INJECT passes through to the worker and is recorded in meta."),
                        epilog="example:\n  hpart-scaling run --mode strong --ranks 1,2,4 --size ci "
                        "--rounds 3 --machine-class ci --out /tmp/ci\n  on a cluster (inside an "
-                       "allocation): hpart-scaling run --mpirun srun --np-flag -n --mpirun-args \"--cpu-bind=cores\" ...")
+                       "allocation):\n  hpart-scaling run --mpirun srun --np-flag -n --mpirun-args \"--cpu-bind=cores\" ...")
     _add_run_options(p)
 
     p = sub.add_parser("compare", formatter_class=raw, help="verdict of a run against a baseline",

@@ -89,7 +89,8 @@ def _memory_rows(cmp, case, method):
 
 
 def _time_rows(cmp, verdict):
-    base_series, cur_series = cmp.base.series(verdict.case, verdict.method), cmp.cur.series(verdict.case, verdict.method)
+    base_series = cmp.base.series(verdict.case, verdict.method)
+    cur_series = cmp.cur.series(verdict.case, verdict.method)
     if math.isnan(verdict.effect):
         return [("time", "all", None, None, None, verdict.reason)]
     if verdict.regression:

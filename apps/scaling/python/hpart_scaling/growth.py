@@ -5,15 +5,17 @@ squares (a per-rank count or size cannot have a negative component) on the basis
 
     1,  log2 P,  P,  N/P          (N = the record's global n; weak mode: N/P is constant, dropped)
 
-P = 1 is left out of the communication figures (a single rank sends nothing). Parsimony: the model is
-the smallest subset of terms whose relative RMS residual is within a tolerance of the full basis's;
-among subsets of that size, the one that grows slowest (no P term before a P term, no log2 P before
-log2 P), then the best fit: growth is claimed only where the data need it (over P >= 2, 1 and
-log2 P are near neighbours, and noise alone would otherwise pick either). The tolerance is 0.05 (5 percentage points) for memory,
-which is noisy, but 0.001 for the communication figures, which are exact counts: there a small P term
-is not noise but an Allgather of per-rank data, and it is the term that decides 10^5 ranks. (Example:
-bytes = 1000 log2 P + 8 P fits log2 P alone to 0.6% over P <= 16, yet at 10^5 the 8 P is 98% of it; a
-5% tolerance would have called it ready.)
+P = 1 is left out of the communication figures (a single rank sends nothing). Parsimony: the model
+is the smallest subset of terms whose relative RMS residual is within a tolerance of the full
+basis's; among subsets of that size, the one that grows slowest (one without a P term before one
+with it, then one without log2 P before one with it), then the best fit: growth is claimed only
+where the data need it (over P >= 2, 1 and log2 P are near neighbours, and noise alone would pick
+either). The tolerance is 0.05 (5 percentage points) for memory, which is noisy, but 0.001 for the
+communication figures, which are exact counts: there a small P term is not noise but an Allgather
+of per-rank data, and it is the term that decides 10^5 ranks. (Example: bytes = 1000 log2 P + 8 P
+fits log2 P alone to 0.6% over P <= 16, yet at 10^5 the 8 P is 98% of it; a 5% tolerance would
+have called it ready.)
+
 Verdicts: "O(P) term" when that term is over half the value at 10^5; memory that grows with P at all
 (a log2 P or P term in its model) is flagged, unless it stays under 1 MiB at every measured P; a fit
 whose relative RMS exceeds 10% is "poor fit" (no basis law describes the data: do not extrapolate).

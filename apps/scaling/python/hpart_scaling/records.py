@@ -116,7 +116,10 @@ def check_comparable(base, cur):
     for k in COMPARABLE_META:
         if base.meta.get(k) != cur.meta.get(k):
             problems.append(f"{k}: {base.meta.get(k)!r} vs {cur.meta.get(k)!r}")
-    if base.ranks() != cur.ranks():
-        problems.append(f"ranks: {base.ranks()} vs {cur.ranks()}")
+    # The rank counts asked for (meta), not those that produced records: a rank count whose records
+    # are all missing is a regression of the current run, not a different experiment.
+    base_ranks, cur_ranks = (sorted(r.meta["ranks"]) if "ranks" in r.meta else r.ranks() for r in (base, cur))
+    if base_ranks != cur_ranks:
+        problems.append(f"ranks: {base_ranks} vs {cur_ranks}")
     if problems:
         raise RunFileError(f"{base.path} and {cur.path} are not comparable: " + "; ".join(problems))

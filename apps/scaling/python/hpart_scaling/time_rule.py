@@ -39,7 +39,7 @@ Note the per-P test's floor: with r rounds in each run the smallest p it can rea
 rounds per run (`--rounds`, or `--passes` which appends rounds); with fewer, only the pooled rule
 can fire, and the report says "per-P test cannot reach ..." .
 
-Without floor records in either run the raw times are used, and the report says so.
+Without floor records in one of the runs, the raw times of both are used, and the report says so.
 """
 import functools
 import itertools
