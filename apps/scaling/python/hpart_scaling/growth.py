@@ -24,7 +24,11 @@ A log P term in communication is what a tree or a recursive-doubling collective 
 Honest limits: five rank counts (four for communication) and up to four terms leave one degree of
 freedom or none, so the fit can tell O(1) from O(log P) from O(P) only when the growth is clean; a
 model that would need P log P or sqrt(P) (e.g. a 3D halo over N/P) is approximated by its neighbours.
-Measure more rank counts (a cluster, up to 64 or 256) before betting a 10^5-rank allocation on it.
+Counts bounded by geometry grow until they saturate: a rank of a 2D (3D) decomposition has at most
+8 (26) halo neighbours, reached only from P around 9 (27) on, so over P <= 16 they can read as O(P).
+Peak memory per rank includes the MPI library's, which on one node grows with P (per-peer
+shared-memory queues): rss_growth_mb, the growth during the call, is hpart's own. Measure more rank
+counts (a cluster, up to 64 or 256) before betting a 10^5-rank allocation on a model.
 """
 import itertools
 import math
