@@ -150,11 +150,19 @@ def _statistic(shuffled, k, statistic):
     return np.median(cur_part, axis=1) - np.median(base_part, axis=1)
 
 
-def _relabelled(base, cur, rng, n_perm, exact, statistic):
+@functools.lru_cache(maxsize=64)
+def _random_relabellings(n, n_perm, seed, stratum):
+    """n_perm random permutations of n pooled samples, the same for every call with these arguments
+    (the seed is fixed, so they are computed once: calibrate judges thousands of pairs)."""
+    rng = np.random.default_rng([seed, stratum])
+    return np.argsort(rng.random((n_perm, n)), axis=1)
+
+
+def _relabelled(base, cur, stratum, n_perm, seed, exact, statistic):
     """The statistic under every relabelling (exact) or n_perm random ones."""
     pool = _pool(base, cur, statistic)
     n = pool.size
-    perm = _all_relabellings(n, cur.size) if exact else np.argsort(rng.random((n_perm, n)), axis=1)
+    perm = _all_relabellings(n, cur.size) if exact else _random_relabellings(n, n_perm, seed, stratum)
     return _statistic(pool[perm], cur.size, statistic)
 
 
@@ -167,8 +175,7 @@ def stratified_test(strata, n_perm=N_PERM, seed=SEED, statistic="median"):
     observed = sum(float(_statistic(_pool(b, c, statistic)[None, :], c.size, statistic)[0]) for b, c in strata)
     total = math.prod(math.comb(b.size + c.size, c.size) for b, c in strata)
     exact = total <= EXACT_LIMIT
-    rng = np.random.default_rng(seed)
-    per_stratum = [_relabelled(b, c, rng, n_perm, exact, statistic) for b, c in strata]
+    per_stratum = [_relabelled(b, c, i, n_perm, seed, exact, statistic) for i, (b, c) in enumerate(strata)]
     if exact:  # every combination of the strata's relabellings: an outer sum
         null = per_stratum[0]
         for values in per_stratum[1:]:
