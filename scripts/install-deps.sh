@@ -16,6 +16,7 @@ packages=(
   libscotchparmetis-dev                                # PT-Scotch's ParMETIS layer: baseline of scripts/bench_parmetis.py only
   python3-dev pybind11-dev python3-numpy python3-mpi4py # the Python package hpart (docs/python.md)
   python3-torch python3-pytest python3-matplotlib      # hpart.torch, the Python tests, the plots
+  python3-scipy                                        # the scaling suite: permutation and rank tests, NNLS growth fits
   clang libclang-rt-14-dev                             # libFuzzer for tests/fuzz (optional; skipped without)
 )
 missing=()

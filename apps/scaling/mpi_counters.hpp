@@ -24,7 +24,8 @@
 // - collective_bytes: the logical bytes this rank contributes to other ranks, from the arguments
 //   (P ranks in the communicator, s the type size; intracommunicators):
 //     Barrier, Ibarrier                0
-//     Bcast                            root: count*s*(P-1); others 0
+//     Bcast                            count*s on every rank but the one before the root (a chain:
+//                                      the bandwidth-optimal share; not the naive root*(P-1))
 //     Reduce                           non-root: count*s; root 0
 //     Allreduce                        count*s (each rank contributes its vector once)
 //     Reduce_scatter(_block)           (sum of the counts - its own block)*s

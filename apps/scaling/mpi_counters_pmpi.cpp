@@ -72,8 +72,18 @@ long long sum_but(const int counts[], int n, int skip) {
   for (int i = 0; i < n; ++i) sum += i == skip ? 0 : counts[i];
   return sum;
 }
-long long bcast_bytes(int count, MPI_Datatype type, int root, MPI_Comm comm) {
+// The root's block to every other rank (Scatter's send side, Bcast's naive linear form).
+long long root_to_others_bytes(int count, MPI_Datatype type, int root, MPI_Comm comm) {
   return comm_rank(comm) == root ? type_bytes(count, type) * (comm_size(comm) - 1) : 0;
+}
+// Bcast: each rank forwards the buffer once along the chain root, root + 1, ..., the last rank
+// before the root sending nothing. This is the bandwidth-optimal share of any broadcast (the P - 1
+// copies spread over the ranks: max count, mean count (P - 1) / P); charging the root all P - 1
+// copies would make every broadcast read as an O(P) term, which no MPI library's tree or
+// pipeline pays.
+long long bcast_bytes(int count, MPI_Datatype type, int root, MPI_Comm comm) {
+  const int P = comm_size(comm);
+  return comm_rank(comm) == (root + P - 1) % P ? 0 : type_bytes(count, type);
 }
 long long reduce_bytes(int count, MPI_Datatype type, int root, MPI_Comm comm) {
   return comm_rank(comm) == root ? 0 : type_bytes(count, type);
@@ -88,7 +98,7 @@ long long gather_bytes(int sendcount, MPI_Datatype sendtype, int root, MPI_Comm 
   return comm_rank(comm) == root ? 0 : type_bytes(sendcount, sendtype);
 }
 long long scatter_bytes(int sendcount, MPI_Datatype sendtype, int root, MPI_Comm comm) {
-  return bcast_bytes(sendcount, sendtype, root, comm);
+  return root_to_others_bytes(sendcount, sendtype, root, comm);
 }
 long long scatterv_bytes(const int sendcounts[], MPI_Datatype sendtype, int root, MPI_Comm comm) {
   return comm_rank(comm) == root ? type_bytes(sum_but(sendcounts, comm_size(comm), root), sendtype) : 0;

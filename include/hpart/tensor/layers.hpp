@@ -92,8 +92,12 @@ class Conv : public detail_layers::DerivedOutput<T, Conv<T>> {
  public:
   // Weights uniform in +-1/sqrt(fan_in) from `seed` (the same on every rank), bias zero. Not
   // collective: a bad shape (even or non-positive extents, more weights than fit) leaves the
-  // parameters empty and is reported by make_output / forward on every rank.
-  explicit Conv(const ConvShape& shape, bool bias = true, std::uint64_t seed = 1);
+  // parameters empty and is reported by make_output / forward on every rank. `transfer`: how the
+  // halo moves (HaloTransfer). automatic measures the candidates on the first exchanges, so the
+  // messages of a run may differ from the next run's; pin one for reproducible traffic (the
+  // scaling suite pins pack). It must be the same on every rank (checked by the halo plan).
+  explicit Conv(const ConvShape& shape, bool bias = true, std::uint64_t seed = 1,
+                HaloTransfer transfer = HaloTransfer::automatic);
 
   // make_output(x, halo): a zero output tensor for x (collective the first time a layout is seen).
   // Exchanges x's halo (its halo cells are overwritten) and computes y = b + w (*) x, the core
@@ -117,6 +121,7 @@ class Conv : public detail_layers::DerivedOutput<T, Conv<T>> {
   std::string problem_;  // the constructor's verdict, reported collectively by prepare
   ShardLayout in_layout_, out_layout_;
   Halo in_halo_;
+  HaloTransfer transfer_ = HaloTransfer::automatic;
   std::unique_ptr<HaloExchange<T>> exchange_;
 };
 

@@ -14,7 +14,8 @@
 namespace hpart::tensor {
 
 template <class T>
-Conv<T>::Conv(const ConvShape& shape, bool with_bias, std::uint64_t seed) : shape_(shape), with_bias_(with_bias) {
+Conv<T>::Conv(const ConvShape& shape, bool with_bias, std::uint64_t seed, HaloTransfer transfer)
+    : shape_(shape), with_bias_(with_bias), transfer_(transfer) {
   // Not collective: a problem is kept and reported by the first make_output / forward on every rank.
   problem_ = detail_layers::local_verdict([&] { kernels::check_conv_shape(shape); });
   // In double: extents of a few thousand would overflow the product.
@@ -96,7 +97,7 @@ void Conv<T>::prepare(const ShardTensor<T>& x) {
   hpart::detail::agree(x.layout().comm(), params, ErrorCode::ok, {});
   in_layout_ = x.layout();
   in_halo_ = x.halo();
-  exchange_ = std::make_unique<HaloExchange<T>>(x);
+  exchange_ = std::make_unique<HaloExchange<T>>(x, HaloOptions{Padding::zero_each_exchange, transfer_});
 }
 
 template <class T>

@@ -21,7 +21,7 @@ def main(args):
     modes = ["strong", "weak"] if args.mode == "both" else [args.mode]
     opts = RuleOptions(alpha=args.time_alpha, min_effect=args.min_effect)
     verdict = ran  # 1 when the passes disagreed: not deterministic is a regression too
-    texts = []
+    texts, failures = [], []
     for mode in modes:
         base = load_run(os.path.join(args.baseline, f"{mode}.jsonl"))
         cur = load_run(os.path.join(args.out, f"{mode}.jsonl"))
@@ -29,10 +29,17 @@ def main(args):
         print(f"{mode}: " + compare.summary(cmp, args.deterministic_only))
         texts.append(compare.markdown(cmp, args.deterministic_only, opts))
         verdict = max(verdict, 1 if cmp.regression else 0)
+        failures += cmp.failures
     report.write(args.report, "\n\n".join(texts))
     if not args.expect_regression:
         return verdict
-    if verdict == 1:
+    expected = [m for m in (args.expect_only or "").split(",") if m]
+    others = [f for f in failures if expected and not any(f.startswith(m + " ") for m in expected)]
+    if others:
+        print("expected regressions of " + ", ".join(expected) + " only, but also:\n  " + "\n  ".join(others),
+              file=sys.stderr)
+        return 1
+    if verdict == 1 and (not expected or failures):
         print("expected a regression: caught")
         return 0
     print("expected a regression, but the verdict is PASS: the suite missed it", file=sys.stderr)

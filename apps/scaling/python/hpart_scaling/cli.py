@@ -163,6 +163,9 @@ def build_parser():
     p.add_argument("--deterministic-only", action="store_true", help="as for compare")
     p.add_argument("--expect-regression", action="store_true",
                    help="succeed only when the verdict is a regression (tests the suite)")
+    p.add_argument("--expect-only", metavar="CASE/METHOD,...",
+                   help="with --expect-regression: every regression found must be of these methods "
+                        "(so the test proves the injected change was caught, not some other drift)")
     _add_rule_options(p)
     return parser
 

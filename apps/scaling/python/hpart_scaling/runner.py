@@ -76,7 +76,8 @@ def source_commit():
 
 def default_mpirun_args(ranks, cores, mpi_line):
     """Open MPI only (other MPIs reject these flags): as root allow it; oversubscribed, unbound."""
-    if "Open MPI" not in mpi_line:
+    # Open MPI's mpirun says "mpirun (Open MPI) 4.1.4"; its mpiexec "mpiexec (OpenRTE) 4.1.4".
+    if "Open MPI" not in mpi_line and "OpenRTE" not in mpi_line:
         return []
     args = ["--allow-run-as-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
     if ranks > cores:
