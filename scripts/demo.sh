@@ -93,6 +93,15 @@ if [[ -f $graph ]] && pkg-config --exists hpart-parmetis; then
   echo "ParMETIS_V3_PartKway (libhpart_parmetis), the Delaunay mesh into 64 parts, ubvec 1.03:"
   "${mpi[@]}" -np 4 "$out/parmetis_caller" "$graph" 64 1.03
 fi
+if [[ -x "$build/apps/scaling/hpart-scaling-worker" ]]; then
+  echo
+  echo "== the scaling suite, short: every method at np 1, 2, 4 (small sizes), its deterministic figures"
+  echo "   against the stored ci baseline, then the growth of bytes and messages per rank with P =="
+  apps/scaling/hpart-scaling check --baseline apps/scaling/baselines/ci --mode strong --ranks 1,2,4 --size ci \
+    --rounds 2 --passes 1 --machine-class ci --deterministic-only --worker "$build/apps/scaling/hpart-scaling-worker" \
+    --out "$out/scaling"
+  apps/scaling/hpart-scaling models "$out/scaling/strong.jsonl" --figures bytes_max,messages_max | head -n 30
+fi
 if compgen -G "$build/python/hpart/_hpart*.so" >/dev/null; then
   echo
   echo "== from Python: hpart over numpy and mpi4py (examples/python/partition_points.py) =="

@@ -53,8 +53,8 @@ bool peak_reset_works(MPI_Comm comm) {
   return ok != 0;
 }
 
-void MemoryWindow::open(bool reset_works) {
-  release_free_heap();
+void MemoryWindow::open(bool reset_works, bool keep_heap) {
+  if (!keep_heap) release_free_heap();
   if (reset_works) reset_peak_rss();
   start_ = read_memory();
 }

@@ -26,10 +26,13 @@ void release_free_heap();
 bool peak_reset_works(MPI_Comm comm);
 
 // The memory of one measured window: open() before the work (frees the heap the allocator kept,
-// resets the peak where that works, reads RSS), close() after it.
+// unless `keep_heap`; resets the peak where that works; reads RSS), close() after it. Freeing the
+// heap makes the growth exact, but the work then faults its pages in afresh, which costs time and
+// varies from call to call: a timing that must be steady keeps the heap (and its growth is then a
+// lower bound).
 class MemoryWindow {
  public:
-  void open(bool reset_works);
+  void open(bool reset_works, bool keep_heap = false);
   struct Result {
     double peak_mb = 0.0;    // VmHWM after the work
     double growth_mb = 0.0;  // peak during the work - RSS before it

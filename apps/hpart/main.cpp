@@ -40,7 +40,9 @@ Related programs (same build): hpart-bench (benchmark suites: points, grid, hier
 tensor), hpart-heat (grid heat diffusion, rebalanced afresh or, with --planes, by moving the
 cut planes of its blocks partition), hpart-particles (drifting particles with
 the feedback Rebalancer: --mode static|always|feedback), hpart-train (domain-parallel CNN
-training on sharded Kokkos tensors). Each has its own --help; docs/ explains the library calls.
+training on sharded Kokkos tensors), hpart-scaling (the scaling regression suite: every method at
+1-16+ ranks, messages, bytes and memory per rank, a verdict against a stored baseline, growth
+models to 1e5 ranks: docs/scaling.md). Each has its own --help; docs/ explains the library calls.
 
 Linking the library from your code: C++ (#include <hpart/hpart.hpp>), C (<hpart/hpart.h>, docs/c_api.md),
 Fortran (use hpart, docs/fortran.md), or unchanged ParMETIS 4 callers (libhpart_parmetis,

@@ -29,11 +29,12 @@ std::pair<double, double> max_mean(const hpart::Comm& comm, double v) {
 
 }  // namespace
 
-CallSample measure_call(const hpart::Comm& comm, ScalingCase& c, const Injection& injection, bool reset_works) {
+CallSample measure_call(const hpart::Comm& comm, ScalingCase& c, const Injection& injection, bool reset_works,
+                        bool cold) {
   c.prepare();
   CallSample s;
   hpart_apps::MemoryWindow window;
-  window.open(reset_works);
+  window.open(reset_works, !cold);
   MPI_Barrier(comm.get());
   const MpiCounts before = snapshot();
   const double t0 = MPI_Wtime();
@@ -49,17 +50,17 @@ CallSample measure_call(const hpart::Comm& comm, ScalingCase& c, const Injection
 void CaseSeries::add(const hpart::Comm& comm, const CallSample& s, bool cold) {
   double t = 0.0;
   MPI_Allreduce(&s.seconds, &t, 1, MPI_DOUBLE, MPI_MAX, comm.get());
+  peak_mb_ = std::max(peak_mb_, s.memory.peak_mb);
   if (cold) {
     cold_s_ = t;
+    growth_mb_ = s.memory.growth_mb;
+    growth_known_ = s.memory.growth_known;
     return;
   }
   if (times_.empty()) first_ = s.counts;
   else if (!same_traffic(first_, s.counts)) counts_vary_ = true;
   last_ = s.counts;
   times_.push_back(t);
-  peak_mb_ = std::max(peak_mb_, s.memory.peak_mb);
-  growth_mb_ = std::max(growth_mb_, s.memory.growth_mb);
-  growth_known_ = growth_known_ && s.memory.growth_known;
 }
 
 nlohmann::ordered_json CaseSeries::record(const hpart::Comm& comm, const ScalingCase& c, const Figures& f,

@@ -22,8 +22,13 @@ struct CallSample {
 };
 
 // Collective: prepare() untimed, then the memory window opened, a barrier, the counters read,
-// call() and the injection timed, the counters read again, the window closed.
-CallSample measure_call(const hpart::Comm& comm, ScalingCase& c, const Injection& injection, bool reset_works);
+// call() and the injection timed, the counters read again, the window closed. The cold call
+// (`cold`) starts from a trimmed heap, so its growth is the call's whole working memory; the
+// measured rounds keep the allocator's heap, as a simulation's repeated calls do, so their times
+// are not dominated by page faults (with a trimmed heap every round re-faults tens of MiB, and
+// rounds of one run varied by 40-60% at np 1).
+CallSample measure_call(const hpart::Comm& comm, ScalingCase& c, const Injection& injection, bool reset_works,
+                        bool cold);
 
 class CaseSeries {
  public:
@@ -40,8 +45,9 @@ class CaseSeries {
   double cold_s_ = 0.0;
   MpiCounts first_, last_;     // this rank's, of the first and the last round
   bool counts_vary_ = false;
-  double peak_mb_ = 0.0, growth_mb_ = 0.0;  // this rank's, max over rounds
-  bool growth_known_ = true;
+  double peak_mb_ = 0.0;    // this rank's, max over the cold call and the rounds
+  double growth_mb_ = 0.0;  // this rank's, of the cold call (trimmed heap: exact)
+  bool growth_known_ = false;
 };
 
 }  // namespace hpart_scaling

@@ -28,7 +28,9 @@ Injection injection_for(const std::string& key) {
                           "HPART_SCALING_INJECT: '" + item + "' is not KEY:messages or KEY:slow:F (F >= 1)");
     };
     if (f.size() < 2) throw bad();
-    const bool mine = f[0] == "*" || f[0] == key;
+    // "*" is every case but the floor: the floor is the time rule's reference, and slowing it with
+    // the cases would cancel the slowdown the injection is meant to show.
+    const bool mine = (f[0] == "*" && key != "floor.floor") || f[0] == key;
     if (f[1] == "messages" && f.size() == 2) {
       out.messages = out.messages || mine;
     } else if (f[1] == "slow" && f.size() == 3) {

@@ -4,7 +4,7 @@
 //   KEY:messages    one extra point-to-point message (1 KiB to the next rank) and one extra
 //                   MPI_Allgather of 8 bytes a rank, what a careless change to a splitter search adds
 //   KEY:slow:F      the call made F times slower (the rank spins after it), F >= 1
-// KEY is a case key ("points.hilbert") or "*" for every case. The worker records the value, so a
+// KEY is a case key ("points.hilbert") or "*" for every case but the floor (the time rule's reference). The worker records the value, so a
 // run made with an injection is never mistaken for a clean one.
 #include <string>
 

@@ -33,6 +33,7 @@ using hpart_scaling::ScalingCase;
 struct Options {
   std::string mode = "strong", size = "default", json, cases;
   int rounds = 5;
+  int threads = 0;  // 0: OMP_NUM_THREADS (or the OpenMP default)
 };
 
 std::string compiler() {
@@ -62,6 +63,8 @@ std::optional<int> parse(int argc, char** argv, int rank, Options& o) {
   app.add_option("--size", o.size, "ci, small, default or large (volume 1/64, 1/8, 1, 8)")
       ->check(CLI::IsMember({"ci", "small", "default", "large"}));
   app.add_option("--rounds", o.rounds, "measured rounds after the cold one (>= 1)")->check(CLI::PositiveNumber);
+  app.add_option("--threads", o.threads, "OpenMP threads per rank (default: OMP_NUM_THREADS)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--cases", o.cases, "comma-separated case keys or case names (default: all; --list shows them)");
   app.add_option("--json", o.json, "JSON Lines output (one record per case; rank 0 writes)");
   app.add_flag("--version", version, "print {hpart, compiler, mpi} as one line of JSON and exit");
@@ -114,6 +117,7 @@ int run(const hpart::Comm& comm, const Options& o) {
   if (comm.rank() == 0 && !o.json.empty() && (out = std::fopen(o.json.c_str(), "w")) == nullptr)
     problem = "cannot write " + o.json;
   comm.agree(problem.empty() ? hpart::ErrorCode::ok : hpart::ErrorCode::io, problem);
+  if (o.threads > 0) omp_set_num_threads(o.threads);
   const bool reset_works = hpart_apps::peak_reset_works(comm.get());
   const int threads = omp_get_max_threads();
   const bool talk = comm.rank() == 0;
@@ -134,7 +138,8 @@ int run(const hpart::Comm& comm, const Options& o) {
   for (int round = 0; round <= o.rounds; ++round) {
     const double t0 = MPI_Wtime();
     for (std::size_t i = 0; i < cases.size(); ++i)
-      series[i].add(comm, hpart_scaling::measure_call(comm, *cases[i], injections[i], reset_works), round == 0);
+      series[i].add(comm, hpart_scaling::measure_call(comm, *cases[i], injections[i], reset_works, round == 0),
+                    round == 0);
     if (talk) std::printf("[scaling] np %d %s: round %d/%d%s in %.2f s\n", comm.size(), o.mode.c_str(), round, o.rounds,
                           round == 0 ? " (cold)" : "", MPI_Wtime() - t0);
     std::fflush(stdout);

@@ -16,7 +16,8 @@ def run(tmp_path, *extra, env=None, out="out"):
     command = list(extra[:1]) if extra[:1] == ("check",) else ["run"]
     extra = extra[len(command):] if command == ["check"] else extra
     cmd = [LAUNCHER, *command, "--mpirun", FAKE_MPIRUN, "--worker", FAKE_WORKER, "--ranks", "1,2,4",
-           "--size", "ci", "--rounds", "3", "--machine-class", "test", "--out", str(tmp_path / out), *extra]
+           "--size", "ci", "--rounds", "3", "--machine-class", "test", "--out", str(tmp_path / out),
+           "--mode", "strong", "--passes", "1", *extra]  # the defaults are both and 4: a later option wins
     return subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, **(env or {})))
 
 
@@ -46,6 +47,7 @@ def test_passes_append_rounds_and_keep_pairing(tmp_path):
     _, records = read(tmp_path / "out" / "strong.jsonl")
     for rec in records:
         assert len(rec["times_s"]) == 6 and rec["rounds"] == 6 and rec["passes"] == 2
+        assert rec["pass_rounds"] == [3, 3]  # the time rule's launches
 
 
 def test_passes_that_disagree_are_reported(tmp_path):

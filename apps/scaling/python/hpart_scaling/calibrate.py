@@ -13,9 +13,11 @@ known to a few tens of percent; take K >= 8 before trusting a false-alarm rate o
 """
 import math
 
+import numpy as np
+
 from . import deterministic, report
 from .records import RunFileError, check_comparable, load_run, method_label
-from .time_rule import RuleOptions, judge_method, log_samples, uses_floor
+from .time_rule import RuleOptions, by_passes, judge_method, log_samples, passes_of, uses_floor
 
 
 def parse_inject(text):
@@ -43,12 +45,12 @@ def flagged_pairs(runs, samples, opts, slowdown=1.0):
     return counts
 
 
-def injected_rows(clean, clean_samples, injected, normalise, opts):
+def injected_rows(clean, clean_samples, injected, normalise, opts, launches=False):
     rows = []
     for run in injected:
-        cur = log_samples(run, normalise)
+        cur = log_samples(run, normalise, launches)
         targets = parse_inject(run.meta.get("inject"))
-        target_methods = {m for m, _ in targets}
+        target_methods = {m for m, _ in targets} or set(cur)  # "*:...": every method
         caught_time = caught_det = others = 0
         for base, base_samples in zip(clean, clean_samples):
             verdicts = {m: judge_method(*m, base_samples[m], cur[m], opts) for m in base_samples if m in cur}
@@ -61,6 +63,78 @@ def injected_rows(clean, clean_samples, injected, normalise, opts):
     return rows
 
 
+SPLIT_SEED = 20261207
+
+
+def _columns(slowdowns):
+    return [("false alarms", 1.0)] + [(f"{s:g}x" if s >= 2 else f"+{round(100 * (s - 1))}%", s)
+                                      for s in slowdowns]
+
+
+def _subset(samples, chosen):
+    """The samples of the passes `chosen` (indices), for every method and P."""
+    return {m: {p: v[chosen] for p, v in per_p.items()} for m, per_p in samples.items()}
+
+
+def self_comparison(run, k, draws, slowdowns, opts):
+    """The baseline against itself: `draws` ordered pairs of disjoint k-pass subsets of one run of
+    >= 2k passes (launch samples, as two runs of --passes k would give), judged by the rule."""
+    n = passes_of(run)
+    if n < 2 * k:
+        raise RunFileError(f"{run.path}: --split {k} needs a run of at least {2 * k} passes (it has {n})")
+    pool = log_samples(run, uses_floor(run, opts=opts), by_pass=True)
+    rng = np.random.default_rng(SPLIT_SEED)
+    columns = _columns(slowdowns)
+    counts = {name: {m: 0 for m in run.methods()} for name, _ in columns}
+    for _ in range(draws):
+        order = rng.permutation(n)
+        base, cur = _subset(pool, order[:k]), _subset(pool, order[k:2 * k])
+        for name, s in columns:
+            for m in counts[name]:
+                counts[name][m] += judge_method(*m, base[m], cur[m], opts, math.log(s)).regression
+    rows = [[method_label(*m)] + [f"{counts[name][m] / draws:.1%} ({counts[name][m]}/{draws})" for name, _ in columns]
+            for m in run.methods()]
+    return pool, [f"{run.path}: {n} passes; {draws} ordered pairs of disjoint {k}-pass subsets (seed {SPLIT_SEED}), "
+                  f"alpha {opts.alpha:g}, min effect {opts.min_effect:g}.", "",
+                  report.table(["method"] + [name for name, _ in columns], rows)]
+
+
+def injected_against_pool(pool, run, draws, opts):
+    """A run with a real injection against `draws` random subsets of the pool's passes (as many as the
+    run has): how often the injected method was caught, and how often another was flagged."""
+    k = passes_of(run)
+    cur = log_samples(run, uses_floor(run, opts=opts), by_pass=True)
+    n = len(next(iter(next(iter(pool.values())).values())))
+    targets = {m for m, _ in parse_inject(run.meta.get("inject"))} or set(cur)  # "*": every method
+    rng = np.random.default_rng(SPLIT_SEED + 1)
+    caught = {m: 0 for m in cur if m in pool}
+    others = 0
+    for _ in range(draws):
+        base = _subset(pool, rng.permutation(n)[:k])
+        verdicts = {m: judge_method(*m, base[m], cur[m], opts) for m in caught}
+        for m in caught:
+            caught[m] += verdicts[m].regression
+        others += any(v.regression for m, v in verdicts.items() if m not in targets)
+    rows = [[method_label(*m), f"{caught[m] / draws:.1%} ({caught[m]}/{draws})"] for m in caught if m in targets]
+    return [f"{run.path} ({run.meta.get('inject')}, {k} passes) against {draws} random {k}-pass subsets of the pool; "
+            f"another method flagged in {others}/{draws}.", "", report.table(["method", "caught by the time rule"], rows)]
+
+
+def calibrate_split(paths, k, draws, slowdowns, opts):
+    runs = [load_run(p) for p in paths]
+    for run in runs[1:]:
+        check_comparable(runs[0], run)
+    clean = [r for r in runs if not r.meta.get("inject")]
+    injected = [r for r in runs if r.meta.get("inject")]
+    if len(clean) != 1:
+        raise RunFileError("calibrate --split takes one clean run of many passes (and any injected runs)")
+    pool, text = self_comparison(clean[0], k, draws, slowdowns, opts)
+    text = ["# Time-rule calibration: the baseline against itself", ""] + text
+    for run in injected:
+        text += ["", "## A run with a real injection", ""] + injected_against_pool(pool, run, draws, opts)
+    return "\n".join(text)
+
+
 def calibrate(paths, slowdowns, opts):
     runs = [load_run(p) for p in paths]
     for run in runs[1:]:
@@ -69,8 +143,9 @@ def calibrate(paths, slowdowns, opts):
     injected = [r for r in runs if r.meta.get("inject")]
     if len(clean) < 2:
         raise RunFileError("calibrate needs at least two runs without injection (meta.inject null)")
-    normalise = uses_floor(*runs)
-    samples = [log_samples(r, normalise) for r in clean]
+    normalise = uses_floor(*runs, opts=opts)
+    launches = by_passes(*runs)
+    samples = [log_samples(r, normalise, launches) for r in clean]
     pairs = len(clean) * (len(clean) - 1)
     columns = [("false alarms", 1.0)] + [(f"{s:g}x" if s >= 2 else f"+{round(100 * (s - 1))}%", s)
                                          for s in slowdowns]
@@ -88,13 +163,19 @@ def calibrate(paths, slowdowns, opts):
         text += ["", "## Runs with a real injection", "",
                  report.table(["inject", "pairs", "caught by time rule", "caught by deterministic figures",
                                "another method flagged"],
-                              injected_rows(clean, samples, injected, normalise, opts))]
+                              injected_rows(clean, samples, injected, normalise, opts, launches))]
     return "\n".join(text)
 
 
 def main(args):
     slowdowns = [float(s) for s in args.slowdowns.split(",") if s]
-    text = calibrate(args.runs, slowdowns, RuleOptions(alpha=args.time_alpha, min_effect=args.min_effect))
+    if args.split:
+        opts = RuleOptions(alpha=args.time_alpha, min_effect=args.min_effect, use_floor=not args.raw_times)
+        text = calibrate_split(args.runs, args.split, args.draws, slowdowns, opts)
+        report.write(args.report, text)
+        print(text)
+        return 0
+    text = calibrate(args.runs, slowdowns, RuleOptions(alpha=args.time_alpha, min_effect=args.min_effect, use_floor=not args.raw_times))
     report.write(args.report, text)
     print(text)
     return 0

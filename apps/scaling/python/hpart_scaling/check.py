@@ -19,7 +19,7 @@ def main(args):
     if ran == 2:
         return 2
     modes = ["strong", "weak"] if args.mode == "both" else [args.mode]
-    opts = RuleOptions(alpha=args.time_alpha, min_effect=args.min_effect)
+    opts = RuleOptions(alpha=args.time_alpha, min_effect=args.min_effect, use_floor=not args.raw_times)
     verdict = ran  # 1 when the passes disagreed: not deterministic is a regression too
     texts, failures = [], []
     for mode in modes:

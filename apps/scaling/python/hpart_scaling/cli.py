@@ -56,18 +56,21 @@ def _add_rule_options(p):
     p.add_argument("--min-effect", type=float, default=0.10, metavar="E",
                    help="smallest slowdown the time rule reports, as a fraction: 0.10 = 10%% "
                         "(default 0.10); tune both with `calibrate`")
+    p.add_argument("--raw-times", action="store_true",
+                   help="compare raw times instead of times over the in-run floor of the same round")
 
 
 def _add_run_options(p):
     """The options of `run`, shared by `check`."""
-    p.add_argument("--mode", choices=["strong", "weak", "both"], default="strong",
-                   help="strong: fixed global size; weak: fixed size per rank; both (default strong)")
+    p.add_argument("--mode", choices=["strong", "weak", "both"], default="both",
+                   help="strong: fixed global size; weak: fixed size per rank; both (default)")
     p.add_argument("--ranks", type=_ranks, default=[1, 2, 4, 8, 16], help="rank counts (default 1,2,4,8,16)")
     p.add_argument("--size", choices=["ci", "small", "default", "large"], default="default",
                    help="problem size class of the worker (default default)")
     p.add_argument("--rounds", type=int, default=5, help="measured rounds per pass (default 5)")
-    p.add_argument("--passes", type=int, default=1,
-                   help="run the whole rank list K times, interleaved; rounds are appended (default 1)")
+    p.add_argument("--passes", type=int, default=4,
+                   help="run the whole rank list K times, interleaved (launches: the time rule's samples; "
+                        "the figures must agree between them); rounds are appended (default 4)")
     p.add_argument("--machine-class", required=True, metavar="NAME",
                    help="the name baselines are kept under (e.g. laptop-2c, cluster-epyc)")
     p.add_argument("--out", required=True, metavar="DIR", help="output directory")
@@ -119,11 +122,18 @@ def build_parser():
                        description=_wrap("From K >= 2 runs of one commit on one machine: the fraction of "
                        "ordered pairs in which the time rule flags each method (false alarms), and with "
                        "run j's times of that method multiplied by each slowdown (power). Runs made "
-                       "with HPART_SCALING_INJECT are reported apart: how often their injection was caught."),
+                       "with HPART_SCALING_INJECT are reported apart: how often their injection was caught. "
+                       "With --split K, one run of many passes is compared against itself: random pairs of "
+                       "disjoint K-pass subsets stand for two runs of --passes K."),
                        epilog="example:\n  for i in 1 2 3 4 5 6; do hpart-scaling run --passes 2 "
                        "--machine-class m --out cal/$i; done\n  hpart-scaling calibrate cal/*/strong.jsonl "
-                       "--report calib.md")
+                       "--report calib.md\n  hpart-scaling run --passes 8 --machine-class m --out pool && "
+                       "hpart-scaling calibrate pool/strong.jsonl --split 3")
     p.add_argument("runs", nargs="+", metavar="RUN.jsonl")
+    p.add_argument("--split", type=int, metavar="K",
+                   help="compare the baseline against itself: from one run of >= 2K passes, draw pairs of "
+                        "disjoint K-pass halves (K = the --passes the suite's runs use)")
+    p.add_argument("--draws", type=int, default=200, help="with --split: pairs drawn (default 200, fixed seed)")
     p.add_argument("--slowdowns", default="1.10,1.25,2.0", help="slowdown factors (default 1.10,1.25,2.0)")
     p.add_argument("--report", metavar="FILE.md")
     _add_rule_options(p)
@@ -131,11 +141,14 @@ def build_parser():
     p = sub.add_parser("models", formatter_class=raw, help="growth models of per-rank figures",
                        description=_wrap("Fit bytes, messages and collectives per rank, and memory per rank, "
                        "against P on the basis 1, log2 P, P, N/P (non-negative least squares, the "
-                       "smallest subset within 5%% of the full fit); extrapolate to 1e4 and 1e5 ranks; "
+                       "smallest subset within a relative RMS of 0.001 of the full fit for the exact counts, 0.05 for "
+                       "memory); extrapolate to 1e4 and 1e5 ranks; "
                        "flag O(P) terms and memory that grows with P."),
                        epilog="example:\n  hpart-scaling models base/strong.jsonl --report models.md")
     p.add_argument("run", metavar="RUN.jsonl")
     p.add_argument("--report", metavar="FILE.md")
+    p.add_argument("--figures", metavar="A,B", help="only these figures (default: bytes_max, messages_max, "
+                   "collectives_max, peak_rss_mean_mb, rss_growth_mb)")
 
     p = sub.add_parser("plot", formatter_class=raw, help="PNG plots of a run",
                        description=_wrap("speedup_<mode>.png, efficiency_<mode>.png, bytes_per_rank_<mode>.png, "

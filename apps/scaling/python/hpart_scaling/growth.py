@@ -30,6 +30,7 @@ Peak memory per rank includes the MPI library's, which on one node grows with P 
 shared-memory queues): rss_growth_mb, the growth during the call, is hpart's own. Measure more rank
 counts (a cluster, up to 64 or 256) before betting a 10^5-rank allocation on a model.
 """
+import sys
 import itertools
 import math
 
@@ -118,13 +119,13 @@ def verdict(figure, model, n, rel=0.0, largest=None):
     return "; ".join(flags) or "ready for 1e5"
 
 
-def models_of(run):
+def models_of(run, figures=FIGURES):
     """[(case, method, figure, model, rel, measured at max P, at 1e4, at 1e5, verdict)] of a run."""
     weak = run.mode == "weak"
     rows = []
     for case, method in run.methods():
         series = run.series(case, method)
-        for figure in FIGURES:
+        for figure in figures:
             points = [(p, r[figure]) for p, r in sorted(series.items())
                       if figure in r and not (figure in COMMUNICATION and p == 1)]
             if len(points) < 2:
@@ -158,7 +159,13 @@ def markdown(run, rows):
 
 def main(args):
     run = load_run(args.run)
-    rows = models_of(run)
+    figures = [f for f in (getattr(args, "figures", None) or "").split(",") if f] or FIGURES
+    unknown = [f for f in figures if f not in FIGURES]
+    if unknown:
+        print(f"hpart-scaling models: unknown figure(s) {', '.join(unknown)} (known: {', '.join(FIGURES)})",
+              file=sys.stderr)
+        return 2
+    rows = models_of(run, figures)
     text = markdown(run, rows)
     report.write(args.report, text)
     print(text)

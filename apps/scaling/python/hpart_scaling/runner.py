@@ -132,7 +132,7 @@ def merge_pass(merged, records, pass_no, disagreements):
         key = record_key(rec)
         first = merged.get(key)
         if first is None:
-            merged[key] = dict(rec, passes=1)
+            merged[key] = dict(rec, passes=1, pass_rounds=[len(rec.get("times_s", [rec.get("time_s")]))])
             continue
         for figure, a, b, how in deterministic.differences(first, rec):
             disagreements.append(f"{key[0]}/{key[1]} P={key[2]} pass {pass_no}: {figure} {a} vs {b}")
@@ -140,6 +140,7 @@ def merge_pass(merged, records, pass_no, disagreements):
         first["time_s"] = statistics.median(first["times_s"])
         first["rounds"] = len(first["times_s"])
         first["passes"] += 1
+        first["pass_rounds"] = first["pass_rounds"] + [len(rec.get("times_s", [rec.get("time_s")]))]
         for figure in ("peak_rss_mb", "peak_rss_mean_mb", "rss_growth_mb"):
             if figure in rec:
                 first[figure] = max(first.get(figure, rec[figure]), rec[figure])

@@ -11,6 +11,15 @@ a daemon is slow), so the rule works on medians of log x and takes its p-value f
 test, which assumes only that rounds of one rank count are exchangeable between the two runs when
 nothing changed.
 
+Samples: launches where there are several. A run made with --passes K >= 2 (K launches of the
+worker per rank count, interleaved in time) gives one sample per launch and rank count: the median
+of that launch's rounds' log x. Launches, not rounds, are the unit of replication: each launch
+lands differently (where its memory is, which ranks share a core when oversubscribed), and on the
+2-core VM those differences (the spread of launch medians: 0.07-0.17 in log) exceed the
+round-to-round noise within a launch (0.03-0.15). A test that permuted rounds would take a launch
+effect for a regression; permuting launches sees their variance and controls false alarms from it.
+With one launch per run the samples are rounds, and only min_effect guards against launch effects.
+
 The rule, per (case, method), with P the rank counts both runs measured:
 
     d   = mean over P of [ median(log x_current(P)) - median(log x_baseline(P)) ]
@@ -60,6 +69,8 @@ class RuleOptions:
     alpha: float = 0.01
     min_effect: float = 0.10
     per_p_effect: float = 2.0
+    use_floor: bool = True  # normalise by the floor where both runs have one (else raw times)
+    weighted: bool = True   # weight the rank counts by 1 / their spread (stratum_weights)
     n_perm: int = N_PERM
     seed: int = SEED
 
@@ -88,9 +99,10 @@ class TimeVerdict:
         return method_label(self.case, self.method)
 
 
-def uses_floor(*runs):
-    """Normalise by the floor only when every run has one (else all raw, so they stay comparable)."""
-    return all(run.has_floor() for run in runs)
+def uses_floor(*runs, opts=None):
+    """Normalise by the floor only when asked (opts.use_floor) and every run has one (else all raw,
+    so they stay comparable)."""
+    return (opts is None or opts.use_floor) and all(run.has_floor() for run in runs)
 
 
 def _times(rec, path):
@@ -103,8 +115,21 @@ def _times(rec, path):
     return t
 
 
-def log_samples(run, normalise):
-    """{(case, method): {P: log x}}, x = time / floor time of the same round (or raw time)."""
+def passes_of(run):
+    """The launches (passes) behind every record of a run: the fewest pass_rounds entries (1 for a
+    run made with --passes 1 or by an older driver)."""
+    return min((len(r.get("pass_rounds") or [0]) for r in run.records), default=1)
+
+
+def _pass_medians(log_x, rec):
+    """The median of log x over each pass's rounds (rec["pass_rounds"] says how many each had)."""
+    bounds = np.cumsum(rec["pass_rounds"])[:-1]
+    return np.array([np.median(part) for part in np.split(log_x, bounds)])
+
+
+def log_samples(run, normalise, by_pass=False):
+    """{(case, method): {P: log x}}, x = time / floor time of the same round (or raw time); with
+    by_pass, one sample per pass (launch): the median of its rounds' log x."""
     out = {}
     for case, method in run.methods():
         per_p = {}
@@ -120,7 +145,7 @@ def log_samples(run, normalise):
                                        f"the floor {f.size}: rounds cannot be paired")
                 t = t / f
             if t.size:
-                per_p[p] = np.log(t)
+                per_p[p] = _pass_medians(np.log(t), rec) if by_pass else np.log(t)
         out[(case, method)] = per_p
     return out
 
@@ -166,16 +191,37 @@ def _relabelled(base, cur, stratum, n_perm, seed, exact, statistic):
     return _statistic(pool[perm], cur.size, statistic)
 
 
-def stratified_test(strata, n_perm=N_PERM, seed=SEED, statistic="median"):
+MIN_SPREAD = 0.03  # in log: no stratum is trusted to be quieter than 3% (its weight stays finite)
+
+
+def stratum_weights(strata):
+    """1 / spread^2 per stratum, normalised to sum 1: the spread is the root mean square of each
+    sample's distance to its own run's median (so a real slowdown, which moves a whole run, does not
+    count as spread), at least MIN_SPREAD. Oversubscribed rank counts and launches that met a
+    competing job are noisy; weighting by the inverse variance keeps them from drowning the quiet
+    ones (the minimum-variance combination of the strata's differences)."""
+    spreads = []
+    for b, c in strata:
+        dev = np.concatenate([b - np.median(b), c - np.median(c)])
+        spreads.append(max(MIN_SPREAD, float(np.sqrt(np.mean(dev ** 2)))))
+    w = 1.0 / np.square(spreads)
+    return w / w.sum()
+
+
+def stratified_test(strata, n_perm=N_PERM, seed=SEED, statistic="median", weights=None):
     """(d, one-sided p) for strata = [(baseline log x, current log x), ...] (see the module doc).
 
-    d is the mean over strata of the difference of medians. The p-value's statistic, summed over
-    strata, is that difference ("median") or the current run's rank sum ("ranks")."""
-    d = float(np.mean([np.median(c) - np.median(b) for b, c in strata]))
-    observed = sum(float(_statistic(_pool(b, c, statistic)[None, :], c.size, statistic)[0]) for b, c in strata)
+    d is the weighted mean over strata (weights: stratum_weights, or equal) of the difference of
+    medians. The p-value's statistic, the same weighted sum over strata, is that difference
+    ("median") or the current run's rank sum ("ranks"); the weights stay fixed under relabelling."""
+    w = np.full(len(strata), 1.0 / len(strata)) if weights is None else np.asarray(weights, dtype=float)
+    d = float(np.dot(w, [np.median(c) - np.median(b) for b, c in strata]))
+    observed = sum(wi * float(_statistic(_pool(b, c, statistic)[None, :], c.size, statistic)[0])
+                   for wi, (b, c) in zip(w, strata))
     total = math.prod(math.comb(b.size + c.size, c.size) for b, c in strata)
     exact = total <= EXACT_LIMIT
-    per_stratum = [_relabelled(b, c, i, n_perm, seed, exact, statistic) for i, (b, c) in enumerate(strata)]
+    per_stratum = [wi * _relabelled(b, c, i, n_perm, seed, exact, statistic)
+                   for i, (wi, (b, c)) in enumerate(zip(w, strata))]
     if exact:  # every combination of the strata's relabellings: an outer sum
         null = per_stratum[0]
         for values in per_stratum[1:]:
@@ -194,7 +240,7 @@ def judge_method(case, method, base_by_p, cur_by_p, opts, shift=0.0):
     if not ranks:
         return TimeVerdict(case, method, math.nan, math.nan, False, "too few rounds to test")
     strata = [(base_by_p[p], cur_by_p[p] + shift) for p in ranks]
-    d, p = stratified_test(strata, opts.n_perm, opts.seed)
+    d, p = stratified_test(strata, opts.n_perm, opts.seed, weights=stratum_weights(strata) if opts.weighted else None)
     per_p = []
     for rank, stratum in zip(ranks, strata):
         dp, pp = stratified_test([stratum], opts.n_perm, opts.seed, statistic="ranks")
@@ -217,11 +263,17 @@ def per_p_floor(verdict):
     return 1.0 / math.comb(rb + rc, rc) if rb and rc else 1.0
 
 
+def by_passes(*runs):
+    """Whether the samples are launches: when every run has at least 2 passes (see the module doc)."""
+    return all(passes_of(run) >= 2 for run in runs)
+
+
 def judge_runs(base, cur, opts, base_samples=None, cur_samples=None, shifts=None):
     """[TimeVerdict] of every method both runs measured. Samples may be passed in precomputed."""
-    normalise = uses_floor(base, cur)
-    base_samples = base_samples or log_samples(base, normalise)
-    cur_samples = cur_samples or log_samples(cur, normalise)
+    normalise = uses_floor(base, cur, opts=opts)
+    launches = by_passes(base, cur)
+    base_samples = base_samples or log_samples(base, normalise, launches)
+    cur_samples = cur_samples or log_samples(cur, normalise, launches)
     shifts = shifts or {}
     return [judge_method(c, m, base_samples[(c, m)], cur_samples[(c, m)], opts, shifts.get((c, m), 0.0))
             for (c, m) in base_samples if (c, m) in cur_samples]
