@@ -96,11 +96,13 @@ fi
 if [[ -x "$build/apps/scaling/hpart-scaling-worker" ]]; then
   echo
   echo "== the scaling suite, short: every method at np 1, 2, 4 (small sizes), its deterministic figures"
-  echo "   against the stored ci baseline, then the growth of bytes and messages per rank with P =="
+  echo "   against the stored ci baseline; then the growth of bytes and collectives per rank with P from the"
+  echo "   stored weak-scaling run to 64 ranks (docs/scaling.md) =="
   apps/scaling/hpart-scaling check --baseline apps/scaling/baselines/ci --mode strong --ranks 1,2,4 --size ci \
     --rounds 2 --passes 1 --machine-class ci --deterministic-only --worker "$build/apps/scaling/hpart-scaling-worker" \
     --out "$out/scaling"
-  apps/scaling/hpart-scaling models "$out/scaling/strong.jsonl" --figures bytes_max,messages_max | head -n 30
+  apps/scaling/hpart-scaling models docs/data/scaling/models_weak_ci_np64.jsonl --figures bytes_max,collectives_max \
+    | grep -E "^\| (method|---|points|hier|halo)|^(Ready|Flagged)"
 fi
 if compgen -G "$build/python/hpart/_hpart*.so" >/dev/null; then
   echo

@@ -154,7 +154,9 @@ def markdown(run, rows):
         report.table(["method", "figure", "model", "fit rms", f"at {p_max}", "at 1e4", "at 1e5", "verdict"], body),
         "", f"Ready for 1e5 ranks: {', '.join(ready) or 'none'}.",
         f"Flagged: {', '.join(flagged) or 'none'}.", "",
-        "Limits: " + " ".join(__doc__.split("Honest limits: ")[1].split())])
+        "Limits: " + " ".join(__doc__.split("Honest limits: ")[1].split()).replace(
+            "five rank counts (four for communication)",
+            f"{len(run.ranks())} rank counts ({len(run.ranks()) - 1} for communication)")])
 
 
 def main(args):
