@@ -17,7 +17,7 @@ import numpy as np
 
 from . import deterministic, report
 from .records import RunFileError, check_comparable, load_run, method_label
-from .time_rule import RuleOptions, by_passes, judge_method, log_samples, passes_of, uses_floor
+from .time_rule import by_passes, judge_method, log_samples, options_from_args, passes_of, uses_floor
 
 
 def parse_inject(text):
@@ -147,8 +147,7 @@ def calibrate(paths, slowdowns, opts):
     launches = by_passes(*runs)
     samples = [log_samples(r, normalise, launches) for r in clean]
     pairs = len(clean) * (len(clean) - 1)
-    columns = [("false alarms", 1.0)] + [(f"{s:g}x" if s >= 2 else f"+{round(100 * (s - 1))}%", s)
-                                         for s in slowdowns]
+    columns = _columns(slowdowns)
     counts = {name: flagged_pairs(clean, samples, opts, s) for name, s in columns}
     rows = [[method_label(*m)] + [f"{counts[name][m] / pairs:.0%} ({counts[name][m]}/{pairs})"
                                   for name, _ in columns]
@@ -169,13 +168,11 @@ def calibrate(paths, slowdowns, opts):
 
 def main(args):
     slowdowns = [float(s) for s in args.slowdowns.split(",") if s]
+    opts = options_from_args(args)
     if args.split:
-        opts = RuleOptions(alpha=args.time_alpha, min_effect=args.min_effect, use_floor=not args.raw_times)
         text = calibrate_split(args.runs, args.split, args.draws, slowdowns, opts)
-        report.write(args.report, text)
-        print(text)
-        return 0
-    text = calibrate(args.runs, slowdowns, RuleOptions(alpha=args.time_alpha, min_effect=args.min_effect, use_floor=not args.raw_times))
+    else:
+        text = calibrate(args.runs, slowdowns, opts)
     report.write(args.report, text)
     print(text)
     return 0

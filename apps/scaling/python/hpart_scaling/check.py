@@ -11,7 +11,7 @@ import sys
 
 from . import compare, report, runner
 from .records import load_run
-from .time_rule import RuleOptions
+from .time_rule import options_from_args
 
 
 def main(args):
@@ -19,7 +19,7 @@ def main(args):
     if ran == 2:
         return 2
     modes = ["strong", "weak"] if args.mode == "both" else [args.mode]
-    opts = RuleOptions(alpha=args.time_alpha, min_effect=args.min_effect, use_floor=not args.raw_times)
+    opts = options_from_args(args)
     verdict = ran  # 1 when the passes disagreed: not deterministic is a regression too
     texts, failures = [], []
     for mode in modes:

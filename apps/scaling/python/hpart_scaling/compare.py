@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from . import deterministic, memory, report
 from .records import FLOOR, check_comparable, load_run, method_label
-from .time_rule import RuleOptions, by_passes, judge_runs, passes_of, per_p_floor, uses_floor
+from .time_rule import RuleOptions, by_passes, judge_runs, options_from_args, passes_of, per_p_floor, uses_floor
 
 
 @dataclass
@@ -117,9 +117,9 @@ def compare_runs(base, cur, deterministic_only=False, opts=None):
     if not deterministic_only:
         for case, method in cmp.rows:
             cmp.rows[(case, method)] += _memory_rows(cmp, case, method)
-        if not uses_floor(base, cur, opts=opts or RuleOptions()):
-            cmp.notes.append("times compared raw, not over the floor (--raw-times, or no floor records in one of the runs)")
         opts = opts or RuleOptions()
+        if not uses_floor(base, cur, opts=opts):
+            cmp.notes.append("times compared raw, not over the floor (--raw-times, or no floor records in one of the runs)")
         if by_passes(base, cur):
             cmp.notes.append(f"time samples: one per launch ({passes_of(base)} and {passes_of(cur)} passes)")
         else:
@@ -186,7 +186,7 @@ def markdown(cmp, deterministic_only, opts):
 
 def main(args):
     base, cur = load_run(args.baseline), load_run(args.current)
-    opts = RuleOptions(alpha=args.time_alpha, min_effect=args.min_effect, use_floor=not args.raw_times)
+    opts = options_from_args(args)
     cmp = compare_runs(base, cur, args.deterministic_only, opts)
     report.write(args.report, markdown(cmp, args.deterministic_only, opts))
     print(summary(cmp, args.deterministic_only))

@@ -75,6 +75,11 @@ class RuleOptions:
     seed: int = SEED
 
 
+def options_from_args(args):
+    """The rule's options from a command line with _add_rule_options (compare, check, calibrate)."""
+    return RuleOptions(alpha=args.time_alpha, min_effect=args.min_effect, use_floor=not args.raw_times)
+
+
 @dataclass
 class PerP:
     ranks: int
