@@ -64,7 +64,7 @@ void CaseSeries::add(const hpart::Comm& comm, const CallSample& s, bool cold) {
 }
 
 nlohmann::ordered_json CaseSeries::record(const hpart::Comm& comm, const ScalingCase& c, const Figures& f,
-                                          const Sizes& sizes, int threads) const {
+                                          const Sizes& sizes, int threads, const Injection& injection) const {
   nlohmann::ordered_json r;
   r["suite"] = "scaling";
   r["mode"] = sizes.mode;
@@ -109,8 +109,7 @@ nlohmann::ordered_json CaseSeries::record(const hpart::Comm& comm, const Scaling
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(*f.checksum));
     r["checksum"] = hex;
   }
-  const Injection inj = injection_for(c.key());
-  if (inj.any()) r["inject"] = injection_spec();
+  if (injection.any()) r["inject"] = injection_spec();
   return r;
 }
 

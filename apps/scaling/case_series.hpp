@@ -35,9 +35,10 @@ class CaseSeries {
   // Collective (the time's max over ranks). The first call of a process is the cold one: kept
   // apart from the rounds, whose counts must all be equal.
   void add(const hpart::Comm& comm, const CallSample& s, bool cold);
-  // Collective: the record of the run (rank 0's is the one written).
+  // Collective: the record of the run (rank 0's is the one written); `injection` is what the
+  // case's calls were measured with (the record names it).
   [[nodiscard]] nlohmann::ordered_json record(const hpart::Comm& comm, const ScalingCase& c, const Figures& f,
-                                              const Sizes& sizes, int threads) const;
+                                              const Sizes& sizes, int threads, const Injection& injection) const;
   [[nodiscard]] bool counts_vary() const { return counts_vary_; }
 
  private:

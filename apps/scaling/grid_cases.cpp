@@ -34,16 +34,14 @@ struct HotspotGrid {
   }
 };
 
-class GridCase final : public ScalingCase {
+// The hotspot grid and the result of the last call, whichever partitioner makes it: both grid
+// cases report the same figures of the same cells.
+template <class Result>
+class HotspotGridCase : public ScalingCase {
  public:
-  GridCase(const hpart::Comm& comm, const Sizes& s, bool blocks)
-      : ScalingCase("grid", blocks ? "blocks" : "sfc", s.grid_side * s.grid_side, s.parts), comm_(comm),
-        g_(comm, s.grid_side) {
-    opts_.parts = s.parts;
-    opts_.method = blocks ? hpart::GridMethod::blocks : hpart::GridMethod::sfc;
-  }
+  HotspotGridCase(const hpart::Comm& comm, const Sizes& s, const char* case_name, const char* method)
+      : ScalingCase(case_name, method, s.grid_side * s.grid_side, s.parts), comm_(comm), g_(comm, s.grid_side) {}
   void prepare() override { result_.reset(); }
-  void call() override { result_.emplace(hpart::partition_grid(comm_, g_.grid, opts_)); }
   Figures figures() override {
     Figures f;
     f.imbalance = result_->metrics.imbalance.at(0);
@@ -51,11 +49,23 @@ class GridCase final : public ScalingCase {
     return f;
   }
 
- private:
+ protected:
   const hpart::Comm& comm_;
   HotspotGrid g_;
+  std::optional<Result> result_;
+};
+
+class GridCase final : public HotspotGridCase<hpart::GridPartition> {
+ public:
+  GridCase(const hpart::Comm& comm, const Sizes& s, bool blocks)
+      : HotspotGridCase(comm, s, "grid", blocks ? "blocks" : "sfc") {
+    opts_.parts = s.parts;
+    opts_.method = blocks ? hpart::GridMethod::blocks : hpart::GridMethod::sfc;
+  }
+  void call() override { result_.emplace(hpart::partition_grid(comm_, g_.grid, opts_)); }
+
+ private:
   hpart::GridOptions opts_;
-  std::optional<hpart::GridPartition> result_;
 };
 
 // Nodes of 4 ranks where the rank count allows (else 2, else 1): 16 ranks are 4 nodes of 4.
@@ -64,28 +74,18 @@ std::string emulated_nodes(int ranks) {
   return std::to_string(ranks / per_node) + "x" + std::to_string(per_node);
 }
 
-class HierCase final : public ScalingCase {
+class HierCase final : public HotspotGridCase<hpart::HierGridPartition> {
  public:
   HierCase(const hpart::Comm& comm, const Sizes& s)
-      : ScalingCase("hier", "grid", s.grid_side * s.grid_side, s.parts), comm_(comm), g_(comm, s.grid_side),
+      : HotspotGridCase(comm, s, "hier", "grid"),
         topology_(hpart::detect_topology(comm, emulated_nodes(comm.size()))) {
     opts_.parts = s.parts;
   }
-  void prepare() override { result_.reset(); }
   void call() override { result_.emplace(hpart::partition_grid_hierarchical(comm_, g_.grid, topology_, opts_)); }
-  Figures figures() override {
-    Figures f;
-    f.imbalance = result_->metrics.imbalance.at(0);
-    f.checksum = parts_checksum(comm_, g_.first_cell, result_->parts);
-    return f;
-  }
 
  private:
-  const hpart::Comm& comm_;
-  HotspotGrid g_;
   hpart::Topology topology_;
   hpart::HierGridOptions opts_;
-  std::optional<hpart::HierGridPartition> result_;
 };
 
 }  // namespace

@@ -146,7 +146,7 @@ int run(const hpart::Comm& comm, const Options& o) {
   }
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const hpart_scaling::Figures f = cases[i]->figures();
-    const nlohmann::ordered_json r = series[i].record(comm, *cases[i], f, sizes, threads);
+    const nlohmann::ordered_json r = series[i].record(comm, *cases[i], f, sizes, threads, injections[i]);
     if (!talk) continue;
     std::printf("[scaling] %-26s %9.4f s  msgs %6lld  bytes %10lld  coll %4lld  rss %7.1f MiB%s\n",
                 cases[i]->key().c_str(), r["time_s"].get<double>(), r["messages_max"].get<long long>(),
