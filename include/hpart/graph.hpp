@@ -34,9 +34,10 @@ void validate_graph(const Comm& comm, const Graph& g);
 
 // Reads a METIS .graph file: header `n m [fmt [ncon]]` (the first line that is neither blank nor
 // a '%' comment), then exactly n vertex lines `[size] [w1 .. wncon] v1 [e1] v2 [e2] ...`, where
-// fmt's three 0/1 digits say whether the vertex size (ignored), ncon vertex weights (ncon = 1 if
-// not given) and one weight after each neighbour are present. An empty line is a vertex without
-// neighbours; comment lines are skipped; blank lines after the last vertex are ignored. Errors:
+// fmt's three 0/1 digits say whether the vertex size (GraphFile::vsize: the migration cost),
+// ncon vertex weights (ncon = 1 if not given) and one weight after each neighbour are present.
+// An empty line is a vertex without neighbours; comment lines are skipped; blank lines after the
+// last vertex are ignored. Errors:
 // a bad number, an id out of [1, n], a self-loop, a negative vertex or non-positive edge weight,
 // too few weights, more or fewer vertex lines than n ("truncated file: the header (line 1) says
 // 100 vertices, found 97"), an asymmetric or duplicate edge (naming both ends' lines), and

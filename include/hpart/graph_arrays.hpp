@@ -45,6 +45,9 @@ struct GraphFile {
   std::vector<std::int64_t> vwgt;  // empty when the file has no vertex weights
   int ncon = 1;
   std::vector<std::int64_t> adjwgt;  // empty when the file has no edge weights
+  // METIS vertex sizes (fmt 1xx), one per local vertex: the cost of migrating each vertex
+  // (ParMETIS's vsize; GraphRepartOptions::migration_sizes). Empty when the file has none.
+  std::vector<std::int64_t> vsize;
   std::vector<double> coords;
   int dim = 0;
   gid_t global_vertices = 0;

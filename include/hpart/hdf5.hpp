@@ -96,4 +96,17 @@ void write_partition_h5(const Comm& comm, const std::string& path, const Partiti
 // cell-centred attributes `parts` (and `cost`).
 void write_grid_partition_h5(const Comm& comm, const std::string& path, const Grid& grid, const GridPartition& p);
 
+// Reads a grid partition written by write_grid_partition_h5 back onto `grid`, a grid of the
+// same extent whose cells the ranks hold in any distribution (read_grid_cost_h5's, say, of the
+// file's own /cost): the parts of grid.local's cells from /parts, the boxes from /boxes, the
+// metrics recomputed from grid.cost (evaluate_partition; empty cost: unit), and a locator, so the
+// result serves grid_neighbours, write_grid_partition_png and repartition_grid like
+// partition_grid's. The file does not record the method; the layout tells: box-shaped parts that
+// guillotine cuts separate (blocks, tensor, uniform) get a cut tree (repartition_grid then moves
+// its planes), parts that are ranges of a Hilbert or Morton curve (sfc) get their splitters;
+// either is checked on every cell. K is the rows of /boxes (num_parts > 0 must equal it).
+// Errors, the same on every rank: shapes that do not fit the grid, part ids outside [0, K), and
+// (unsupported) other layouts.
+GridPartition read_grid_partition_h5(const Comm& comm, const std::string& path, const Grid& grid, int num_parts = 0);
+
 }  // namespace hpart

@@ -25,6 +25,12 @@ struct PointFile {
   std::vector<double> weights;  // n values when weighted, else empty (unit weights)
   std::vector<gid_t> ids;       // position of each point in the file (0-based, over all ranks)
   gid_t global_count = 0;       // points in the whole file
+  // Text files: the values per line (2 to 4), and whether a header line named them. Without a
+  // header a 3-column file is 'x y z' or 'x y w' only by the dim argument (or the default,
+  // 3D): a caller that cannot tell which the user meant can refuse it (columns == 3 &&
+  // !columns_declared). HDF5 files: their shape (columns = dim, plus 1 when weighted), declared.
+  int columns = 0;
+  bool columns_declared = false;
 
   [[nodiscard]] std::size_t size() const { return ids.size(); }
   // A view for hpart::partition; valid while this PointFile lives.
@@ -37,6 +43,11 @@ struct PointFile {
 // commas; blank lines and lines starting with '#' or '%' are skipped (and still counted for line
 // numbers in errors). Each rank parses the lines that start in its 1/R-th of the file's bytes,
 // so rank r gets the points after those of ranks < r, in file order.
+// A header line may declare the columns: a line before the first point (a comment or not) whose
+// words are the names `x y [z] [w]` in this order ("# x y w", "x,y,z", "% x y z w"). It decides
+// dim and weights; a dim argument that contradicts it, or point lines with another column
+// count, are errors.
+// Without a header:
 //   dim = 0: taken from the column count: 2 -> x y, 3 -> x y z, 4 -> x y z w.
 //   dim = 2: x y or x y w;  dim = 3: x y z or x y z w.
 // Every data line must have the same number of values, all finite, and weights must be >= 0.
@@ -50,8 +61,23 @@ PointFile read_points_text(const Comm& comm, const std::string& path, int dim = 
 // Part ids must be >= 0; ranks may hold none.
 void write_parts_text(const Comm& comm, const std::string& path, std::span<const part_t> parts);
 
-// Writes the ranks' points (rank order) in the format read_points_text reads: `x y [z] [w]`,
-// numbers in shortest round-trip form, a weight column when `points.weights` is given (ncon 1).
+// Reads a part file (the METIS .part format write_parts_text writes: one part id per line, in
+// object order; blank lines and lines starting with '#' or '%' are skipped and still counted
+// for line numbers) and returns the ids of entries [first, first + count) on this rank. Each rank
+// parses the lines of its 1/R-th of the file's bytes and the ids then move to the ranks that
+// asked for them (one all-to-all), so the ranks may ask for any blocks: those of the object
+// readers (PointFile::ids, GraphFile::vtxdist) are the usual ones. Errors, the same on every
+// rank, naming the file and, for a bad line, its number: a line that is not one integer in
+// [0, 2^31) (in [0, num_parts) when num_parts > 0), a count of ids other than expected_total
+// ("parts.txt has 15605 part ids but the input has 15606 vertices": `objects` names them), a
+// block outside [0, expected_total), and memory beyond the budget.
+std::vector<part_t> read_parts_text(const Comm& comm, const std::string& path, long long first, std::size_t count,
+                                    long long expected_total, int num_parts = 0,
+                                    const std::string& objects = "objects");
+
+// Writes the ranks' points (rank order) in the format read_points_text reads: a header line
+// naming the columns ("# x y w"), then `x y [z] [w]` per point, numbers in shortest round-trip
+// form, a weight column when `points.weights` is given (ncon 1).
 // Every rank holding points must pass the same dim and give weights alike (all or none).
 void write_points_text(const Comm& comm, const std::string& path, const PointSet& points);
 

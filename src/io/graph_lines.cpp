@@ -39,6 +39,7 @@ std::string parse_vertex(std::string_view line, const GraphHeader& h, gid_t v, G
     if (dialect == GraphDialect::chaco && x != v + 1)
       return "starts with vertex number " + str(x) + ", but it is the line of vertex " + str(v + 1);
     if (x < 0) return "vertex size " + str(x) + " is negative";
+    if (dialect == GraphDialect::metis) rows.vsize.push_back(x);
   }
   if (h.vertex_weights) {
     for (int c = 0; c < h.ncon; ++c) {
@@ -141,11 +142,13 @@ VertexRows parse_vertex_lines(std::string_view text, long long from, const Graph
       break;
     }
     const std::size_t adj = rows.adjncy.size(), ew = rows.adjwgt.size(), vw = rows.vwgt.size();
+    const std::size_t vs = rows.vsize.size();
     std::string why = parse_vertex(line, h, v, dialect, rows);
     if (!why.empty()) {
       rows.adjncy.resize(adj);
       rows.adjwgt.resize(ew);
       rows.vwgt.resize(vw);
+      rows.vsize.resize(vs);
       rows.bad_line = cursor.index();
       rows.bad_reason = std::move(why);
       break;

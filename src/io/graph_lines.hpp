@@ -54,6 +54,7 @@ struct VertexRows {
   std::vector<gid_t> adjncy;
   std::vector<std::int64_t> adjwgt;  // one per adjncy entry when the header has edge weights
   std::vector<std::int64_t> vwgt;    // ncon per vertex when the header has vertex weights
+  std::vector<std::int64_t> vsize;   // METIS: one per vertex when the header has vertex sizes
   std::vector<long long> line;       // buffer line index of each vertex
   long long bad_line = -1;           // buffer line index of the first malformed line, or -1
   std::string bad_reason;

@@ -33,4 +33,8 @@ void write_grid_partition_h5(const Comm&, const std::string&, const Grid&, const
   no_hdf5("write_grid_partition_h5");
 }
 
+GridPartition read_grid_partition_h5(const Comm&, const std::string&, const Grid&, int) {
+  no_hdf5("read_grid_partition_h5");
+}
+
 }  // namespace hpart

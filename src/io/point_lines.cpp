@@ -97,20 +97,64 @@ void for_each_line(std::string_view text, F&& f) {
 
 }  // namespace
 
-long long data_line_index(std::string_view text, long long k) {
+long long data_line_index(std::string_view text, long long k, long long header_line) {
   long long found = -1;
   for_each_line(text, [&](std::string_view line, long long index, std::size_t) {
-    if (is_data_line(line) && k-- == 0) found = index;
+    if (index != header_line && is_data_line(line) && k-- == 0) found = index;
     return found < 0;
   });
   return found;
 }
 
-PointLines parse_point_lines(std::string_view text) {
+std::string ColumnHeader::names() const {
+  std::string s = dim == 2 ? "x y" : "x y z";
+  return weighted ? s + " w" : s;
+}
+
+ColumnHeader parse_column_header(std::string_view line) {
+  std::size_t p = 0;
+  while (p < line.size() && is_separator(line[p])) ++p;
+  if (p < line.size() && (line[p] == '#' || line[p] == '%')) ++p;
+  // The names, lower-cased; anything but a one-letter name ends the match.
+  std::string names;
+  while (true) {
+    while (p < line.size() && is_separator(line[p])) ++p;
+    if (p == line.size()) break;
+    const std::size_t start = p;
+    while (p < line.size() && !is_separator(line[p])) ++p;
+    if (p - start != 1 || names.size() == 4) return {};
+    names.push_back(static_cast<char>(line[start] | 0x20));  // ASCII letters to lower case
+  }
+  if (names == "xy") return {2, 2, false};
+  if (names == "xyw") return {3, 2, true};
+  if (names == "xyz") return {3, 3, false};
+  if (names == "xyzw") return {4, 3, true};
+  return {};
+}
+
+long long first_record_line(std::string_view text) {
+  long long found = -1;
+  for_each_line(text, [&](std::string_view line, long long index, std::size_t) {
+    if (is_data_line(line) || parse_column_header(line).columns > 0) found = index;
+    return found < 0;
+  });
+  return found;
+}
+
+std::string_view point_line_at(std::string_view text, long long index) {
+  std::string_view found;
+  for_each_line(text, [&](std::string_view line, long long i, std::size_t) {
+    if (i == index) found = line;
+    return i < index;
+  });
+  return found;
+}
+
+PointLines parse_point_lines(std::string_view text, long long header_line) {
   PointLines r;
   for_each_line(text, [&](std::string_view line, long long index, std::size_t next) {
     r.lines = index + 1;
-    if (!is_data_line(line)) return true;
+    if (index == header_line || !is_data_line(line)) return true;
     int count = 0;
     const std::size_t before = r.values.size();
     std::string reason = parse_line(line, r.values, count);

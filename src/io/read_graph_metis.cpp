@@ -25,7 +25,7 @@ struct RowHead {
 // Moves rows of vertices [first, first + rows.vertices()) to their block owners; `lines` gets the
 // file line of each vertex the rank then owns.
 GraphFile to_blocks(const Comm& comm, const detail::VertexRows& rows, gid_t first, const detail::GraphHeader& h,
-                    std::vector<long long>& lines) {
+                    detail::GraphDialect dialect, std::vector<long long>& lines) {
   const auto R = static_cast<std::size_t>(comm.size());
   GraphFile f;
   f.vtxdist = detail::block_vtxdist(h.vertices, comm.size());
@@ -46,6 +46,10 @@ GraphFile to_blocks(const Comm& comm, const detail::VertexRows& rows, gid_t firs
   f.adjncy = detail::alltoallv_records<gid_t>(comm, rows.adjncy, ecount).records;
   if (h.edge_weights) f.adjwgt = detail::alltoallv_records<std::int64_t>(comm, rows.adjwgt, ecount).records;
   if (h.vertex_weights) f.vwgt = detail::alltoallv_records<std::int64_t>(comm, rows.vwgt, wcount).records;
+  // METIS vertex sizes (fmt 1xx: the cost of migrating the vertex, ParMETIS's vsize); Chaco's
+  // leading number is the vertex's own, which the parser checked and did not keep.
+  if (h.leading_value && dialect == detail::GraphDialect::metis)
+    f.vsize = detail::alltoallv_records<std::int64_t>(comm, rows.vsize, vcount).records;
   f.xadj.assign(1, 0);
   lines.clear();
   for (const RowHead& r : mine) {
@@ -81,14 +85,14 @@ GraphFile read_adjacency_file(const Comm& comm, const std::string& path, detail:
   for (long long& line : rows.line) line += t.first_line;
   // Each owned vertex: offset, file line, row head sent and received, vertex weights; each
   // neighbour received: its id and edge weight (as many as this rank parsed, on a balanced file).
-  const double ncon_w = h.vertex_weights ? h.ncon : 0;
+  const double ncon_w = (h.vertex_weights ? h.ncon : 0) + (h.leading_value ? 1 : 0);
   const std::string memory = detail::check_vertex_block_memory(
       comm, path, h.vertices, 48.0 + 8.0 * ncon_w,
       static_cast<double>(rows.adjncy.size()) * (h.edge_weights ? 16.0 : 8.0));
   comm.agree(memory.empty() ? ErrorCode::ok : ErrorCode::invalid_input, memory);
 
   std::vector<long long> lines;
-  GraphFile f = to_blocks(comm, rows, first, h, lines);
+  GraphFile f = to_blocks(comm, rows, first, h, dialect, lines);
   rows = {};
   // Asymmetry before the edge count: it names the vertex to fix, where a wrong m cannot.
   const detail::GraphDefect defect = detail::find_graph_asymmetry(comm, f.view(), lines);

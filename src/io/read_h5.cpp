@@ -111,6 +111,8 @@ PointFile read_points_h5(const Comm& comm, const std::string& path) {
   PointFile out;
   out.dim = static_cast<int>(points.dims[1]);
   out.global_count = static_cast<gid_t>(n);
+  out.columns = out.dim + (weights ? 1 : 0);
+  out.columns_declared = true;  // the datasets' shapes name them
   const Rows rows = my_rows(f, n);
   const auto d = static_cast<std::size_t>(out.dim);
   // Coordinates, ids and (when given) one weight per row.

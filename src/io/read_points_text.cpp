@@ -39,12 +39,18 @@ PointFile read_points_text(const Comm& comm, const std::string& path, int dim) {
                 dim_ok ? std::string() : "read_points_text: dim must be 0 (from the columns), 2 or 3");
   // The text is kept to name the line of a bad weight found after the columns are known.
   const std::string text = detail::read_rank_lines(comm, path);
+  // A column header can only be the file's first record (data or header) line: the lowest
+  // rank holding one decides, and skips it when it is a header.
+  const long long record = detail::first_record_line(text);
+  const detail::ColumnHeader local_header =
+      record >= 0 ? detail::parse_column_header(detail::point_line_at(text, record)) : detail::ColumnHeader{};
+  const long long header_index = local_header.columns > 0 ? record : -1;
   // The values take up to ~4x the text's bytes ("1 2" lines); their growth is not estimated
   // beforehand (that would be a pass over the text), so running out is caught here instead.
   detail::PointLines parsed;
   std::string out_of_memory;
   try {
-    parsed = detail::parse_point_lines(text);
+    parsed = detail::parse_point_lines(text, header_index);
   } catch (const std::bad_alloc&) {
     parsed = {};
     out_of_memory = "read_points_text: '" + path + "': out of memory parsing this rank's " +
@@ -63,6 +69,15 @@ PointFile read_points_text(const Comm& comm, const std::string& path, int dim) {
   long long head[2] = {parsed.columns, before[0] + parsed.first_data_line + 1};
   if (first_rank != INT_MAX) MPI_Bcast(head, 2, MPI_LONG_LONG, first_rank, comm.get());
   const int columns = static_cast<int>(head[0]);
+  // The header, from the lowest rank holding a record line: {columns (0: none), dim, file line}.
+  int has_record = record >= 0 ? comm.rank() : INT_MAX, record_rank = INT_MAX;
+  MPI_Allreduce(&has_record, &record_rank, 1, MPI_INT, MPI_MIN, comm.get());
+  long long declared[3] = {local_header.columns, local_header.dim, before[0] + header_index + 1};
+  if (record_rank != INT_MAX) MPI_Bcast(declared, 3, MPI_LONG_LONG, record_rank, comm.get());
+  detail::ColumnHeader header;
+  if (record_rank != INT_MAX && declared[0] > 0)
+    header = {static_cast<int>(declared[0]), static_cast<int>(declared[1]), declared[0] > declared[1]};
+  const long long header_line = declared[2];
 
   // A rank's first point line precedes its first malformed line, so report a column mismatch
   // first: the lowest failing rank then names the first bad line of the whole file.
@@ -83,6 +98,23 @@ PointFile read_points_text(const Comm& comm, const std::string& path, int dim) {
     comm.agree(ErrorCode::io, path + ": no points (the file is empty or holds only blank and comment lines)");
 
   PointFile out;
+  if (header.columns > 0) {
+    // Declared columns decide; a dim that contradicts them, or data lines that do not fit them,
+    // are mistakes worth naming rather than guessing around.
+    if (dim != 0 && dim != header.dim)
+      comm.agree(ErrorCode::invalid_argument,
+                 at_line(path, header_line,
+                         "the header declares '" + header.names() + "' (" + std::to_string(header.dim) +
+                             "D points), but dim " + std::to_string(dim) + " was asked (--dim " + std::to_string(dim) + ")"));
+    if (columns != header.columns)
+      comm.agree(ErrorCode::io, at_line(path, head[1],
+                                        "has " + std::to_string(columns) + " values, but the header (line " +
+                                            std::to_string(header_line) + ") declares " +
+                                            std::to_string(header.columns) + ": '" + header.names() + "'"));
+    dim = header.dim;
+  }
+  out.columns = columns;
+  out.columns_declared = header.columns > 0;
   const bool columns_ok = dim == 0 ? columns >= 2 && columns <= 4 : columns == dim || columns == dim + 1;
   if (!columns_ok)
     comm.agree(ErrorCode::io, at_line(path, head[1],
@@ -121,7 +153,7 @@ PointFile read_points_text(const Comm& comm, const std::string& path, int dim) {
   for (std::size_t i = 0; i < n; ++i) out.ids[i] = before[1] + static_cast<gid_t>(i);
   message.clear();
   if (negative >= 0) {
-    message = at_line(path, before[0] + detail::data_line_index(text, negative) + 1,
+    message = at_line(path, before[0] + detail::data_line_index(text, negative, header_index) + 1,
                       "negative weight " + shortest(out.weights[static_cast<std::size_t>(negative)]) +
                           "; weights must be >= 0");
   }

@@ -52,8 +52,12 @@ void write_points_text(const Comm& comm, const std::string& path, const PointSet
   args.text("file path", path);
   detail::replicate_point_shape(args, points);
   detail::agree(comm, args, message.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, message);
+  // The header names the columns, so that 'x y w' and 'x y z' read back as written. Ranks
+  // without points do not know whether there are weights: the ranks that hold some tell them.
+  const bool weighted = comm.max(points.weights.empty() ? 0 : 1) == 1;
   std::string text;
-  text.reserve(static_cast<std::size_t>(bytes));
+  text.reserve(static_cast<std::size_t>(bytes) + 16);
+  if (comm.rank() == 0) text = std::string(points.dim == 2 ? "# x y" : "# x y z") + (weighted ? " w\n" : "\n");
   for (std::size_t i = 0; i < points.size(); ++i) {
     for (std::size_t a = 0; a < d; ++a) {
       if (a > 0) text.push_back(' ');

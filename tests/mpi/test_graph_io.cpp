@@ -508,3 +508,24 @@ TEST(ValidateGraph, WorksOnSubCommunicatorsWithCoordinates) {
                hpart::ErrorCode::invalid_input);
   MPI_Comm_free(&half);
 }
+
+// METIS vertex sizes (fmt 1xx) are kept per vertex, in the blocks of the vertices, for
+// repartition_graph's migration cost; Chaco's leading number is its vertex number, not a size.
+TEST(GraphFiles, MetisVertexSizesAreKept) {
+  const Ctx c = ctx();
+  const std::string path = write_file(c, "vsize", "% sizes, weights, edge weights\n4 3 111\n10 5 2 7 3 1\n% mid\n0 0 1 7 3 2\n"
+                                                  "30 2 1 1 2 2\n40 3\n");
+  const hpart::GraphFile f = hpart::read_graph_metis(hpart::Comm(c.comm), path);
+  expect_blocks(c, f, 4);
+  const std::vector<std::int64_t> sizes{10, 0, 30, 40}, weights{5, 0, 2, 3};
+  const auto first = static_cast<std::size_t>(f.vtxdist[static_cast<std::size_t>(c.rank)]);
+  ASSERT_EQ(f.vsize.size(), f.xadj.size() - 1);
+  for (std::size_t v = 0; v < f.vsize.size(); ++v) {
+    EXPECT_EQ(f.vsize[v], sizes[first + v]);
+    EXPECT_EQ(f.vwgt[v], weights[first + v]);
+  }
+  // Without sizes in fmt, none; nor for Chaco, whose leading value numbers the line.
+  EXPECT_TRUE(hpart::read_graph_metis(hpart::Comm(c.comm), write_file(c, "nosize", "2 1 010\n1 2\n1 1\n")).vsize.empty());
+  EXPECT_TRUE(hpart::read_graph_chaco(hpart::Comm(c.comm), write_file(c, "chaco_size", "3 2 100\n1 2\n2 1 3\n3 2\n")).vsize.empty());
+  expect_file_error(c, "vsize_negative", "2 1 100\n1 2\n-1 1\n", {":3: vertex size -1 is negative"});
+}

@@ -550,4 +550,99 @@ TEST(PartitionPng, ExtremeCoordinatesAndEmptyRanksDraw) {
   });
 }
 
+// --- column headers and part files (issue 25) ------------------------------------------------------
+
+TEST(TextIoHeaders, WrittenFilesNameTheirColumnsAndReadBackAsWritten) {
+  const Ctx c;
+  const hpart::Comm comm(c.comm);
+  const long long n = 2001;
+  const auto [b, e] = hpart::testing::uneven_block(n, c.rank, c.size);
+  const LocalPoints mine = make_points(Shape::uniform, 2, b, e, true);
+  const std::string path = scratch("xyw", c);
+  hpart::write_points_text(comm, path, hpart::PointSet{mine.coords, 2, mine.weights, 1, mine.ids});
+  if (c.rank == 0) {
+    EXPECT_EQ(read_file(path).substr(0, 8), "# x y w\n");
+  }
+  // 3 columns, read as x y w without a dim: the header says so.
+  const hpart::PointFile f = hpart::read_points_text(comm, path);
+  EXPECT_EQ(f.dim, 2);
+  EXPECT_TRUE(f.weighted);
+  EXPECT_TRUE(f.columns_declared);
+  EXPECT_EQ(f.columns, 3);
+  expect_file_order(c, f, n);
+  expect_same_error(c, [&] { (void)hpart::read_points_text(comm, path, 3); }, hpart::ErrorCode::invalid_argument,
+                    ":1: the header declares 'x y w' (2D points), but dim 3 was asked");
+  // Without a header, 3 columns are x y z by default, and the file says it guessed.
+  write_file(c, path, "0 0 1\n1 0 2\n");
+  const hpart::PointFile guessed = hpart::read_points_text(comm, path);
+  EXPECT_EQ(guessed.dim, 3);
+  EXPECT_FALSE(guessed.columns_declared);
+  EXPECT_EQ(guessed.columns, 3);
+}
+
+TEST(TextIoHeaders, HeadersWithoutHashAfterBlankLinesOnAnyRank) {
+  const Ctx c;
+  const hpart::Comm comm(c.comm);
+  const std::string path = scratch("late_header", c);
+  // 3000 blank lines: at np >= 2 the header lies in a later rank's byte range.
+  std::string text(3000, '\n');
+  text += "x,y,z\n% a comment\n1 2 3\n4 5 6\n7 8 9\n";
+  write_file(c, path, text);
+  const hpart::PointFile f = hpart::read_points_text(comm, path);
+  EXPECT_EQ(f.dim, 3);
+  EXPECT_FALSE(f.weighted);
+  EXPECT_TRUE(f.columns_declared);
+  expect_file_order(c, f, 3);
+  write_file(c, path, "# x y z w\n1 2 3 4\n5 6 7\n");
+  expect_same_error(c, [&] { (void)hpart::read_points_text(comm, path); }, hpart::ErrorCode::io,
+                    ":3: has 3 values, but line 2 has 4");
+  write_file(c, path, "# x y\n1 2 3\n");
+  expect_same_error(c, [&] { (void)hpart::read_points_text(comm, path); }, hpart::ErrorCode::io,
+                    ":2: has 3 values, but the header (line 1) declares 2: 'x y'");
+}
+
+TEST(PartFiles, AnyBlocksOfTheFileOnAnyRankCount) {
+  const Ctx c;
+  const hpart::Comm comm(c.comm);
+  const long long n = 3001;
+  std::string text = "% parts\n";
+  for (long long i = 0; i < n; ++i) text += std::to_string(i % 37) + (i % 500 == 0 ? "\n\n# c\n" : "\n");
+  const std::string path = scratch("partfile", c);
+  write_file(c, path, text);
+  // The blocks of the object readers, then blocks in reverse rank order (each rank's wanted
+  // block lies in other ranks' byte ranges).
+  for (const bool reversed : {false, true}) {
+    const auto [b, e] = hpart::testing::uneven_block(n, reversed ? c.size - 1 - c.rank : c.rank, c.size);
+    const std::vector<hpart::part_t> got =
+        hpart::read_parts_text(comm, path, b, static_cast<std::size_t>(e - b), n, 37, "points");
+    ASSERT_EQ(static_cast<long long>(got.size()), e - b);
+    for (long long i = b; i < e; ++i) ASSERT_EQ(got[static_cast<std::size_t>(i - b)], i % 37) << "entry " << i;
+  }
+}
+
+TEST(PartFiles, BadLinesCountsAndIdsAreNamedOnEveryRank) {
+  const Ctx c;
+  const hpart::Comm comm(c.comm);
+  const auto [b, e] = hpart::testing::uneven_block(1000, c.rank, c.size);
+  const auto count = static_cast<std::size_t>(e - b);
+  const std::string path = scratch("badparts", c);
+  for (const long long bad : {1LL, 400LL, 1000LL}) {
+    std::string text;
+    for (long long i = 1; i <= 1000; ++i) text += i == bad ? "2 x\n" : "1\n";
+    write_file(c, path, text);
+    expect_same_error(c, [&] { (void)hpart::read_parts_text(comm, path, b, count, 1000); }, hpart::ErrorCode::io,
+                      ":" + std::to_string(bad) + ": holds more than one value ('x' after '2')");
+  }
+  std::string text;
+  for (int i = 0; i < 999; ++i) text += "1\n";
+  write_file(c, path, text);
+  expect_same_error(c, [&] { (void)hpart::read_parts_text(comm, path, b, count, 1000, 0, "vertices"); },
+                    hpart::ErrorCode::io, "has 999 part ids but the input has 1000 vertices");
+  write_file(c, path, text + "7\n");
+  expect_same_error(c, [&] { (void)hpart::read_parts_text(comm, path, b, count, 1000, 7); }, hpart::ErrorCode::io,
+                    ":1000: part id 7 is not below the number of parts, 7");
+  expect_same_error(c, [&] { (void)hpart::read_parts_text(comm, path + ".none", b, count, 1000); },
+                    hpart::ErrorCode::io, "cannot open");
+}
+
 }  // namespace

@@ -95,3 +95,39 @@ TEST(PointLines, FindsTheLineOfTheKthPoint) {
   EXPECT_EQ(data_line_index(text, 2), 4);
   EXPECT_EQ(data_line_index(text, 3), -1);
 }
+
+// --- column headers (issue 25): a file may name its columns, so 3 columns are not a guess -----
+
+using hpart::detail::first_record_line;
+using hpart::detail::parse_column_header;
+
+TEST(PointLines, ColumnHeadersNameXYZW) {
+  const auto xyw = parse_column_header("# x y w");
+  EXPECT_EQ(xyw.columns, 3);
+  EXPECT_EQ(xyw.dim, 2);
+  EXPECT_TRUE(xyw.weighted);
+  EXPECT_EQ(xyw.names(), "x y w");
+  const auto xyz = parse_column_header("X,Y,Z\r");
+  EXPECT_EQ(xyz.columns, 3);
+  EXPECT_EQ(xyz.dim, 3);
+  EXPECT_FALSE(xyz.weighted);
+  EXPECT_EQ(parse_column_header("% x y z w").columns, 4);
+  EXPECT_EQ(parse_column_header("x y").columns, 2);
+  // Not headers: other names, other orders, numbers, comments that say more.
+  for (const char* line : {"# y x", "# x y q", "# x y z w v", "1 2 3", "# points", "#", "", "# x y, weights"})
+    EXPECT_EQ(parse_column_header(line).columns, 0) << "'" << line << "'";
+}
+
+TEST(PointLines, AHeaderIsSkippedAndMayFollowComments) {
+  const std::string text = "% made by hand\n\nx y w\n1 2 3\n4 5 6\n";
+  EXPECT_EQ(first_record_line(text), 2);
+  const auto r = parse_point_lines(text, 2);
+  ASSERT_EQ(r.bad_line, -1) << r.bad_reason;
+  EXPECT_EQ(r.data_lines, 2);
+  EXPECT_EQ(r.first_data_line, 3);
+  EXPECT_EQ(data_line_index(text, 1, 2), 4);
+  // Without skipping it, a header that is no comment is a malformed point line.
+  EXPECT_EQ(parse_point_lines(text).bad_line, 2);
+  EXPECT_EQ(first_record_line("# c\n\n1 2\n"), 2);  // no header: the first point line
+  EXPECT_EQ(first_record_line("# c\n\n"), -1);
+}
