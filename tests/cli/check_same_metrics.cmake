@@ -1,0 +1,47 @@
+# cmake "-DMAKE=a|b|c" "-DEVALUATE=a|b|c" -DKIND=graph|points|grid -P check_same_metrics.cmake
+# Runs MAKE (hpart partition, or hpart grid, writing a partition file) and then EVALUATE (hpart
+# evaluate of that file), and passes when evaluate prints the very numbers the partitioner
+# printed: graphs edge_cut, comm_volume, imbalance, empty parts, boundary vertices; points
+# objects, imbalance, empty parts; grids cells, imbalance, halo cells, most neighbours.
+function(run_hpart what cmd out)
+  string(REPLACE "|" ";" cmd "${cmd}")
+  execute_process(COMMAND ${cmd} INPUT_FILE /dev/null RESULT_VARIABLE rc OUTPUT_VARIABLE text ERROR_VARIABLE err TIMEOUT 100)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (exit ${rc}):\n${text}${err}")
+  endif()
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+run_hpart("the partition" "${MAKE}" made)
+run_hpart("hpart evaluate" "${EVALUATE}" evaluated)
+
+set(n "([0-9]+)")
+set(x "([0-9]+\\.[0-9]+)")
+# A row of the partitioner's table (method first), and the same values in evaluate's row.
+if(KIND STREQUAL "graph")
+  set(made_row "\n[a-z+]+ +${n} +[0-9]+ +${n} +${n} +${x} +${n} +[0-9.]+ +${n}\n")
+  set(evaluated_row "\n +${n} +${n} +${n} +${x} +${n} +${n}\n")
+  set(names parts edge_cut comm_volume imbalance empty boundary)
+elseif(KIND STREQUAL "points")
+  set(made_row "\n[a-z]+ +${n} +[0-9]+ +${n} +${x} +${n} +[0-9.]+ +[0-9]+\n")
+  set(evaluated_row "\n +${n} +${n} +${x} +${n}\n")
+  set(names parts objects imbalance empty)
+else()
+  set(made_row "\n[a-z]+ +${n} +${n} +${x} +[0-9.]+ +${n} +${n}\n")
+  set(evaluated_row "\n +${n} +${n} +${x} +[0-9]+ +${n} +${n}\n")
+  set(names parts cells imbalance halo_cells max_nbrs)
+endif()
+foreach(side made evaluated)
+  if(NOT "${${side}}" MATCHES "${${side}_row}")
+    message(FATAL_ERROR "no result row in the ${side} output:\n${${side}}")
+  endif()
+  set(${side}_values)
+  list(LENGTH names count)
+  foreach(i RANGE 1 ${count})
+    list(APPEND ${side}_values "${CMAKE_MATCH_${i}}")
+  endforeach()
+endforeach()
+if(NOT made_values STREQUAL evaluated_values)
+  message(FATAL_ERROR "evaluate differs from the partitioner (${names}):\n  partition: ${made_values}\n"
+                      "  evaluate:  ${evaluated_values}\n${made}\n${evaluated}")
+endif()
+message(STATUS "${names}: ${evaluated_values} in both")

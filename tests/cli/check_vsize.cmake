@@ -1,0 +1,33 @@
+# cmake "-DHPART=mpirun|-np|3|hpart" -DDIR=scratch -P check_vsize.cmake
+# The METIS vsize column is the migration cost of `hpart repartition`: a 6-cycle split 4 + 2 must
+# move a vertex of the larger part, and the vertex whose size is 100 (the others' is 1) keeps its
+# part, whichever vertex that is; repartition says the sizes are used.
+file(MAKE_DIRECTORY ${DIR})
+file(WRITE ${DIR}/vsize.part "0\n0\n0\n0\n1\n1\n")
+string(REPLACE "|" ";" cmd "${HPART}")
+foreach(heavy 1 4)
+  set(graph "6 6 100\n")
+  foreach(v RANGE 1 6)
+    math(EXPR prev "(${v} + 4) % 6 + 1")
+    math(EXPR next "${v} % 6 + 1")
+    if(v EQUAL heavy)
+      string(APPEND graph "100 ${prev} ${next}\n")
+    else()
+      string(APPEND graph "1 ${prev} ${next}\n")
+    endif()
+  endforeach()
+  file(WRITE ${DIR}/vsize${heavy}.graph "${graph}")
+  execute_process(COMMAND ${cmd} repartition ${DIR}/vsize${heavy}.graph --from ${DIR}/vsize.part -o ${DIR}/vsize${heavy}.new
+                  INPUT_FILE /dev/null RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "migration cost: the file's vertex sizes \\(METIS vsize column\\)")
+    message(FATAL_ERROR "repartition (exit ${rc}) does not say it uses the vertex sizes:\n${out}${err}")
+  endif()
+  file(STRINGS ${DIR}/vsize${heavy}.new parts)
+  list(GET parts 0 1 2 3 4 5 all)
+  math(EXPR at "${heavy} - 1")
+  list(GET parts ${at} kept)
+  if(NOT kept EQUAL 0 OR all STREQUAL "0;0;0;0;1;1")
+    message(FATAL_ERROR "vertex ${heavy} (size 100) left part 0, or nothing moved: ${all}\n${out}")
+  endif()
+  message(STATUS "vertex ${heavy} of size 100 stays: ${all}")
+endforeach()
