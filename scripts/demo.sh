@@ -45,8 +45,8 @@ fi
 echo
 echo "== hpart CLI: generate a clustered 2D point file, partition it, draw it =="
 "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" generate --shape clusters2d --n 500000 --out "$out/points.txt"
-"${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition --points "$out/points.txt" --dim 2 --parts 16 \
-  --out "$out/points.part" --png "$out/points.png"
+# gpmetis's form: FILE K, the part file FILE.part.K (the generated file declares its columns: '# x y w').
+"${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition "$out/points.txt" 16 --png "$out/points.png"
 echo
 echo "== the promise: bad input on one rank is the same clear error on every rank (exit 2), never a hang =="
 # The last line of a copy of the file gets a NaN: only the last rank reads it, every rank reports it.
@@ -64,12 +64,11 @@ if [[ -f $graph ]]; then
   echo
   echo "== hpart CLI: a graph (32,768-vertex Delaunay mesh) into 64 parts, by hpart and by METIS =="
   for method in graph metis; do
-    "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition --graph "$graph" --parts 64 --method $method \
-      --out "$out/delaunay.$method.part"
+    "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition "$graph" 64 --method $method -o "$out/delaunay.$method.part"
   done
   echo
   echo "== hpart CLI: the same mesh under a drifting load, the Rebalancer deciding when to rebalance =="
-  "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition --graph "$graph" --parts 64 --drift 40
+  "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition "$graph" 64 --drift 40 --no-out
 fi
 echo
 echo "== simulation codes link it: hpart installed into build/demo/prefix; a C, a Fortran and an"

@@ -8,13 +8,15 @@
 
 namespace hpart_cli {
 
-void warn_if_unbalanced(const hpart::Comm& comm, const hpart::Partition& p, double heaviest, double total,
+bool warn_if_unbalanced(const hpart::Comm& comm, const hpart::Partition& p, double heaviest, double total,
                         const char* prog) {
   double v[2] = {-heaviest, total};  // one allreduce: MIN of the negated maximum, then the sum
   MPI_Allreduce(MPI_IN_PLACE, &v[0], 1, MPI_DOUBLE, MPI_MIN, comm.get());
   MPI_Allreduce(MPI_IN_PLACE, &v[1], 1, MPI_DOUBLE, MPI_SUM, comm.get());
   const auto& m = p.metrics;
-  if (comm.rank() != 0 || m.within_tolerance || m.tolerance < 0) return;
+  const bool met = m.within_tolerance || m.tolerance < 0;
+  if (comm.rank() != 0 || met) return met;
+  std::fflush(stdout);  // after the table it qualifies, also when stdout is a pipe
   int worst = 0;
   for (std::size_t c = 1; c < m.imbalance.size(); ++c)
     if (m.imbalance[c] > m.imbalance[static_cast<std::size_t>(worst)]) worst = static_cast<int>(c);
@@ -38,11 +40,18 @@ void warn_if_unbalanced(const hpart::Comm& comm, const hpart::Partition& p, doub
                  " the heaviest object weighs %.4g, %.3gx a part's share (%.4g), so no partition into %d parts can do "
                  "better than %.4g; use fewer parts or split that object\n",
                  -v[0], -v[0] / share, share, p.num_parts, floor);
+  else if (worst == 0 && share > 0 && -v[0] / share > m.tolerance)
+    // Parts are made of whole objects: a part can end up to one object away from its share.
+    std::fprintf(stderr,
+                 " objects weigh up to %.4g, %.3g of a part's share (%.4g), and parts hold whole objects, so a part can "
+                 "miss its share by up to that much; use fewer parts, a larger tolerance, or finer objects\n",
+                 -v[0], -v[0] / share, share);
   else if (m.imbalance.size() > 1)
     std::fprintf(stderr, " the method could not balance all %zu constraints at once; try another method or a larger "
                  "tolerance\n", m.imbalance.size());
   else
     std::fprintf(stderr, " the method stopped short of it; try another method or a larger tolerance\n");
+  return met;
 }
 
 }  // namespace hpart_cli

@@ -8,8 +8,9 @@
 namespace hpart_cli {
 
 // Collective (sums the first-constraint weights over the ranks). heaviest / total: this rank's
-// largest and summed first weight. prog: the subcommand, for the message prefix.
-void warn_if_unbalanced(const hpart::Comm& comm, const hpart::Partition& p, double heaviest, double total,
+// largest and summed first weight. prog: the subcommand, for the message prefix. Returns whether
+// the partition met its tolerance (the same on every rank: the metrics are global).
+bool warn_if_unbalanced(const hpart::Comm& comm, const hpart::Partition& p, double heaviest, double total,
                         const char* prog);
 
 }  // namespace hpart_cli

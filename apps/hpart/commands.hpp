@@ -5,29 +5,42 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
+#include "cli_options.hpp"
 #include "hpart/comm.hpp"
 #include "hpart/graph.hpp"
 #include "hpart/types.hpp"
+#include "input_file.hpp"
 
 namespace hpart_cli {
 
+// `hpart partition FILE K`. The parsed options; run_partition resolves the input's kind, the
+// parts (positional or -k), the tolerance and the output names into the same struct.
 struct PartitionArgs {
-  std::string points;     // text point file
-  std::string h5;         // or an HDF5 point file (/points, optional /weights, /ids)
-  std::string graph;      // or a graph: METIS .graph (Chaco with --format chaco), MatrixMarket .mtx
-  std::string format;     // graph: metis | chaco | mm ("" = from the extension)
-  int parts = 0;
+  std::string file;       // the input (positional)
+  int parts_arg = 0;      // K (positional)
+  std::string points, h5, graph;  // the older --points/--h5/--graph forms: the file with its kind
+  std::string kind;       // --kind: points | h5 | graph ("" = from the content and extension)
+  std::string format;     // graphs: metis | chaco | mm ("" = from the content and extension)
+  int parts = 0;          // -k/--parts (resolved: K)
   std::string method;     // "" = hilbert (points) or graph (graphs)
-  double imbalance = -1;  // < 0 = 0.001 (points) or 0.03 (graphs)
-  int dim = 0;            // 0: from the file's columns
-  std::string out;        // part file, one id per point (.h5: an HDF5 partition file with the points)
+  BalanceArgs balance;
+  double tol = 0.0;       // resolved tolerance
+  int dim = 0;            // points: 0 = from the header line or the column count
+  std::string coords;     // graphs: a point file with one point per vertex
+  std::string out;        // part file (resolved: FILE.part.K unless --no-out)
+  bool no_out = false;
   std::string png;        // picture of the partition
   int png_size = 1024;
   int drift = 0;          // graphs: steps of a drifting load rebalanced by the Rebalancer (0: none)
-  bool quiet = false;
+  long long seed = -1;    // graphs: the random seed of hpart's graph method (< 0: the library's default)
+  RunArgs run;
+  const CLI::App* cmd = nullptr;  // which options were given, for the strictness checks
 };
-int run_partition(const hpart::Comm& comm, const PartitionArgs& args);
-int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args);
+int run_partition(const hpart::Comm& comm, PartitionArgs args);
+int run_points_partition(const hpart::Comm& comm, const PartitionArgs& args, const Input& in);
+int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args, Input& in);
 // `--drift`: the Rebalancer loop on the graph `file` (its vertex weights are replaced).
 void run_graph_drift(const hpart::Comm& comm, const PartitionArgs& args, hpart::GraphFile& file);
 
@@ -49,16 +62,14 @@ struct GridArgs {
   int parts = 0;
   std::string method = "blocks";  // sfc, blocks, tensor, uniform, hier
   std::string topology;           // hier: "NxM" (default: HPART_TOPOLOGY or shared memory)
-  double imbalance = 0.001;
+  BalanceArgs balance;            // default tolerance 0.001
   int halo = 1;
   std::string out;                // HDF5 grid partition (+ .xmf)
   std::string png;
   int png_size = 1024;
-  bool quiet = false;
+  RunArgs run;
+  const CLI::App* cmd = nullptr;
 };
-int run_grid(const hpart::Comm& comm, const GridArgs& args);
-
-// Whether `path` names an HDF5 file by its extension (.h5 or .hdf5).
-bool is_hdf5_path(const std::string& path);
+int run_grid(const hpart::Comm& comm, GridArgs args);
 
 }  // namespace hpart_cli

@@ -34,11 +34,4 @@ int run_generate(const hpart::Comm& comm, const GenerateArgs& args) {
   return 0;
 }
 
-bool is_hdf5_path(const std::string& path) {
-  const auto ends_with = [&](const std::string& ext) {
-    return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
-  };
-  return ends_with(".h5") || ends_with(".hdf5");
-}
-
 }  // namespace hpart_cli

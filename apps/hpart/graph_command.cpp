@@ -13,61 +13,61 @@
 #include "hpart/hpart.hpp"
 
 namespace hpart_cli {
-namespace {
 
-hpart::GraphFile read_graph(const hpart::Comm& comm, const PartitionArgs& args) {
-  std::string format = args.format;
-  if (format.empty()) format = args.graph.size() > 4 && args.graph.substr(args.graph.size() - 4) == ".mtx" ? "mm" : "metis";
-  if (format == "mm") return hpart::read_graph_matrix_market(comm, args.graph);
-  if (format == "chaco") return hpart::read_graph_chaco(comm, args.graph);
-  return hpart::read_graph_metis(comm, args.graph);
-}
-
-}  // namespace
-
-int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args) {
+int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args, Input& in) {
   hpart::GraphOptions opts;
   opts.parts = args.parts;
-  const std::string method = args.method.empty() ? "graph" : args.method;
-  if (method == "hilbert" || method == "morton")
-    throw hpart::Error(hpart::ErrorCode::invalid_argument,
-                       "--method " + method + " is for point sets; graphs take graph, metis or geometric+refine");
-  opts.method = hpart::graph_method_from_string(method.c_str());
-  opts.imbalance = args.imbalance < 0 ? 0.03 : args.imbalance;
-  const double t0 = MPI_Wtime();
-  hpart::GraphFile file = read_graph(comm, args);
-  const double read_s = MPI_Wtime() - t0;
+  opts.method = hpart::graph_method_from_string(args.method.c_str());
+  opts.imbalance = args.tol;
+  if (args.seed >= 0) opts.seed = static_cast<int>(args.seed);
+  hpart::GraphFile& file = in.graph;
   const hpart::GraphPartition p = hpart::partition_graph(comm, file.view(), opts);
-  if (comm.rank() == 0 && !args.quiet) {
-    std::printf("hpart partition: %s: %lld vertices, %lld edges, %d constraint%s, on %d ranks x %d threads (read %.3f s)\n",
-                args.graph.c_str(), static_cast<long long>(file.global_vertices), static_cast<long long>(file.global_edges),
-                file.ncon, file.ncon > 1 ? "s" : "", comm.size(), omp_get_max_threads(), read_s);
+  if (comm.rank() == 0 && !args.run.quiet) {
+    std::printf("hpart partition: %s: %s, on %d ranks x %s; read %.3f s\n", in.path.c_str(),
+                in.describe().c_str(), comm.size(), threads_phrase(args.run).c_str(), in.read_s);
+    std::printf("balance: %s\n", describe_tolerance(args.tol).c_str());
     std::printf("%-16s %6s %6s %10s %12s %10s %6s %9s %10s\n", "method", "parts", "ranks", "edge_cut", "comm_volume",
                 "imbalance", "empty", "time_s", "boundary");
     double worst = 0.0;
     for (double x : p.metrics.imbalance) worst = std::max(worst, x);
-    std::printf("%-16s %6d %6d %10lld %12lld %10.6f %6lld %9.4f %10lld\n", method.c_str(), p.num_parts,
+    std::printf("%-16s %6d %6d %10lld %12lld %10.6f %6lld %9.4f %10lld\n", args.method.c_str(), p.num_parts,
                 comm.size(), static_cast<long long>(p.cut.edge_cut), static_cast<long long>(p.cut.comm_volume),
                 worst, p.metrics.empty_parts, p.metrics.seconds,
                 static_cast<long long>(p.cut.boundary_vertices));
     std::printf("edge_cut = weight of edges between parts; comm_volume = sum over vertices of the other parts among its\n"
                 "neighbours; imbalance = max over constraints of max part weight / target - 1\n");
   }
+  bool balanced = true;
   {
-    const std::size_t n = file.xadj.empty() ? 0 : file.xadj.size() - 1;
+    const std::size_t n = in.local_count();
     double heaviest = file.vwgt.empty() && n > 0 ? 1.0 : 0.0, total = file.vwgt.empty() ? static_cast<double>(n) : 0.0;
     for (std::size_t i = 0; i < n && !file.vwgt.empty(); ++i) {
       const auto w = static_cast<double>(file.vwgt[i * static_cast<std::size_t>(file.ncon)]);
       heaviest = std::max(heaviest, w), total += w;
     }
-    warn_if_unbalanced(comm, p, heaviest, total, "hpart partition");
+    balanced = warn_if_unbalanced(comm, p, heaviest, total, "hpart partition");
   }
-  if (!args.out.empty()) {
+  if (!args.out.empty() && is_hdf5_path(args.out)) {
+    // The vertex ids (file order) and, with --coords, the coordinates: the .xmf shows the
+    // vertices coloured by part.
+    std::vector<hpart::gid_t> ids(in.local_count());
+    for (std::size_t v = 0; v < ids.size(); ++v) ids[v] = static_cast<hpart::gid_t>(in.first_index()) + v;
+    const hpart::PointSet at = in.coords ? in.coords->view() : hpart::PointSet{};
+    hpart::write_partition_h5(comm, args.out, p, ids, in.coords ? &at : nullptr);
+    if (comm.rank() == 0 && !args.run.quiet)
+      std::printf("wrote %s (/parts in vertex order, /ids%s) and %s\n", args.out.c_str(),
+                  in.coords ? ", /points" : "", hpart::xdmf_path(args.out).c_str());
+  } else if (!args.out.empty()) {
     hpart::write_parts_text(comm, args.out, p.parts);
-    if (comm.rank() == 0 && !args.quiet) std::printf("wrote %s (one part id per vertex, in file order)\n", args.out.c_str());
+    if (comm.rank() == 0 && !args.run.quiet)
+      std::printf("wrote %s (one part id per vertex, in file order)\n", args.out.c_str());
+  }
+  if (!args.png.empty()) {
+    hpart::write_partition_png(comm, args.png, in.coords->view(), p.parts, p.num_parts, args.png_size);
+    if (comm.rank() == 0 && !args.run.quiet) std::printf("wrote %s\n", args.png.c_str());
   }
   if (args.drift > 0) run_graph_drift(comm, args, file);
-  return 0;
+  return balanced || !args.run.strict ? exit_ok : exit_unbalanced;
 }
 
 }  // namespace hpart_cli

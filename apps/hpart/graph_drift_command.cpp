@@ -48,10 +48,10 @@ void run_graph_drift(const hpart::Comm& comm, const PartitionArgs& args, hpart::
                        "--drift replaces the vertex weights and needs a graph with one weight per vertex (this one has " +
                            std::to_string(file.ncon) + ")");
   const int steps = args.drift;
-  const bool print = comm.rank() == 0 && !args.quiet;
+  const bool print = comm.rank() == 0 && !args.run.quiet;
   hpart::RebalanceOptions ro;
   ro.parts = args.parts;
-  ro.imbalance = args.imbalance < 0 ? 0.03 : args.imbalance;
+  ro.imbalance = args.tol;
   hpart::Rebalancer rb(comm, ro);
   set_drift_weights(comm, file, 0);
   rb.partition(file.view());

@@ -10,6 +10,7 @@
 
 #include "balance_warning.hpp"
 #include "commands.hpp"
+#include "thread_default.hpp"
 #include "grid_generators.hpp"
 #include "hpart/hpart.hpp"
 
@@ -32,7 +33,20 @@ void make_grid(const hpart::Comm& comm, const GridArgs& args, hpart::GridField& 
 
 }  // namespace
 
-int run_grid(const hpart::Comm& comm, const GridArgs& args) {
+int run_grid(const hpart::Comm& comm, GridArgs args) {
+  if (args.method != "hier") reject_option(*args.cmd, "--topology", "--method", args.method, "--method hier");
+  // Only the curve splitters take a tolerance; the box methods cut at the best cell layer.
+  if (args.method != "sfc" && args.method != "hier") {
+    reject_option(*args.cmd, "--imbalance", "--method", args.method, "--method sfc and hier; box methods cut at the best cell layer");
+    reject_option(*args.cmd, "--ufactor", "--method", args.method, "--method sfc and hier; box methods cut at the best cell layer");
+  }
+  // Grid partitions are written as HDF5 (/parts per cell, /boxes): a text name would hide that.
+  if (!args.out.empty() && !is_hdf5_path(args.out))
+    throw UsageError("--out " + args.out + ": grid partitions are written as HDF5 (/parts per cell, /boxes, /cost) "
+                     "with an .xmf for ParaView; name the file .h5");
+  require_output_features(args.out, args.png);
+  check_writable(comm, {{args.out, "the grid partition"}, {args.png, "the picture"}, {args.run.json, "the --json records"}});
+  args.run.threads_why = hpart_apps::choose_threads(comm, args.run.threads).why;
   const double t0 = MPI_Wtime();
   hpart::GridField field;
   if (!args.h5.empty())
@@ -49,7 +63,7 @@ int run_grid(const hpart::Comm& comm, const GridArgs& args) {
     const hpart::Topology topo = hpart::detect_topology(comm, args.topology);
     hpart::HierGridOptions o;
     o.parts = args.parts;
-    o.imbalance = args.imbalance;
+    o.imbalance = tolerance(args.balance, 0.001);
     hpart::HierGridPartition h = hpart::partition_grid_hierarchical(comm, g, topo, o);
     node_of_part = std::move(h.node_of_part);
     topology = topo.source + ", " + std::to_string(topo.nodes) + " nodes";
@@ -58,26 +72,29 @@ int run_grid(const hpart::Comm& comm, const GridArgs& args) {
     hpart::GridOptions o;
     o.parts = args.parts;
     o.method = hpart::grid_method_from_string(args.method.c_str());
-    o.imbalance = args.imbalance;
+    o.imbalance = tolerance(args.balance, 0.001);
     p.emplace(hpart::partition_grid(comm, g, o));
   }
+  bool balanced = true;
   {
     const double cells = g.local.empty() ? 0.0 : static_cast<double>(g.local.volume());
     double heaviest = g.cost.empty() && cells > 0 ? 1.0 : 0.0, total = g.cost.empty() ? cells : 0.0;
     for (const double c : g.cost) heaviest = std::max(heaviest, c), total += c;
-    warn_if_unbalanced(comm, *p, heaviest, total, "hpart grid");
+    balanced = warn_if_unbalanced(comm, *p, heaviest, total, "hpart grid");
   }
   const hpart::GridNeighbours n = hpart::grid_neighbours(comm, g, *p, args.halo);
   std::size_t most = 0;
   for (const auto& v : n.of_part) most = std::max(most, v.size());
   const hpart::LevelVolumes levels = hier ? hpart::level_volumes(n, node_of_part) : hpart::LevelVolumes{};
-  if (comm.rank() == 0 && !args.quiet) {
+  if (comm.rank() == 0 && !args.run.quiet) {
     std::string extent = std::to_string(g.extent[0]);
     for (int d = 1; d < g.dim; ++d) extent.append(1, 'x').append(std::to_string(g.extent[static_cast<std::size_t>(d)]));
-    std::printf("hpart grid: %s cells, %s, on %d ranks x %d threads%s%s\n", extent.c_str(),
+    std::printf("hpart grid: %s cells, %s, on %d ranks x %s%s%s\n", extent.c_str(),
                 args.h5.empty() ? (args.cost == "hotspot" ? "hotspot cost" : "unit cost")
                                 : (args.h5 + ":" + args.dataset + " (read " + std::to_string(read_s) + " s)").c_str(),
-                comm.size(), omp_get_max_threads(), hier ? "; topology " : "", topology.c_str());
+                comm.size(), threads_phrase(args.run).c_str(), hier ? "; topology " : "", topology.c_str());
+    if (args.method == "sfc" || args.method == "hier")
+      std::printf("balance: %s\n", describe_tolerance(tolerance(args.balance, 0.001)).c_str());
     std::printf("%-8s %6s %14s %10s %9s %12s %10s%s\n", "method", "parts", "cells", "imbalance", "time_s", "halo_cells",
                 "max_nbrs", hier ? "    internode" : "");
     std::printf("%-8s %6d %14lld %10.6f %9.4f %12lld %10zu", args.method.c_str(), p->num_parts,
@@ -90,15 +107,15 @@ int run_grid(const hpart::Comm& comm, const GridArgs& args) {
   }
   if (!args.out.empty()) {
     hpart::write_grid_partition_h5(comm, args.out, g, *p);
-    if (comm.rank() == 0 && !args.quiet)
+    if (comm.rank() == 0 && !args.run.quiet)
       std::printf("wrote %s (/parts, /boxes%s, metrics) and %s\n", args.out.c_str(), g.cost.empty() ? "" : ", /cost",
                   hpart::xdmf_path(args.out).c_str());
   }
   if (!args.png.empty()) {
     hpart::write_grid_partition_png(comm, args.png, g, *p, args.png_size);
-    if (comm.rank() == 0 && !args.quiet) std::printf("wrote %s%s\n", args.png.c_str(), g.dim == 3 ? " (middle z slice)" : "");
+    if (comm.rank() == 0 && !args.run.quiet) std::printf("wrote %s%s\n", args.png.c_str(), g.dim == 3 ? " (middle z slice)" : "");
   }
-  return 0;
+  return balanced || !args.run.strict ? exit_ok : exit_unbalanced;
 }
 
 }  // namespace hpart_cli

@@ -11,22 +11,27 @@
 
 namespace {
 
+constexpr const char* kSubcommands = "partition, grid, generate";
+
 constexpr const char* kFooter = R"(
 Examples (under mpirun; as root add --allow-run-as-root --oversubscribe):
+  mpirun -np 2 hpart partition mesh.graph 64                 # like gpmetis: writes mesh.graph.part.64
+  mpirun -np 2 hpart partition mesh.graph 64 -e 1.05 --seed 7 -o mesh.part   # 5 % (0.05 means the same)
+  mpirun -np 2 hpart partition mesh.graph 64 --method metis  # METIS itself, for comparison
+  mpirun -np 2 hpart partition mesh.graph 64 --coords mesh.xyz --method geometric+refine --png mesh.png
+  mpirun -np 2 hpart partition mesh.graph 64 --drift 40      # then rebalance a drifting load
   mpirun -np 4 hpart generate --shape clusters2d --n 200000 --out pts.txt
-  mpirun -np 4 hpart partition --points pts.txt --dim 2 --parts 16 --out pts.part --png pts.png
-  mpirun -np 2 hpart partition --points big.txt --parts 64 --method morton --imbalance 0.01
+  mpirun -np 4 hpart partition pts.txt 16 --png pts.png      # writes pts.txt.part.16 and a picture
+  mpirun -np 2 hpart partition big.txt -k 64 --method morton -e 0.01 -t 1 --json runs.jsonl
   mpirun -np 4 hpart generate --shape clusters3d --n 1000000 --out pts.h5
-  mpirun -np 4 hpart partition --h5 pts.h5 --parts 64 --out parts.h5       # then: paraview parts.xmf
-  mpirun -np 2 hpart partition --graph mesh.graph --parts 64 --out mesh.part.64     # METIS .part file
-  mpirun -np 2 hpart partition --graph mesh.graph --parts 64 --method metis          # METIS itself, for comparison
-  mpirun -np 2 hpart partition --graph mesh.graph --parts 64 --drift 40             # then rebalance a drifting load
-  mpirun -np 4 hpart grid --extent 2048,2048 --parts 16 --method blocks --png grid.png
-  mpirun -np 6 hpart grid --extent 128,128,128 --parts 24 --method hier --topology 3x2 --out grid.h5
-  mpirun -np 4 hpart grid --h5 grid.h5 --dataset /cost --parts 32 --method sfc   # a cost field from a file
+  mpirun -np 4 hpart partition pts.h5 64 -o parts.h5         # then: paraview parts.xmf
+  mpirun -np 4 hpart grid --extent 2048,2048 -k 16 --method blocks --png grid.png
+  mpirun -np 6 hpart grid --extent 128,128,128 -k 24 --method hier --topology 3x2 --out grid.h5
+  mpirun -np 4 hpart grid --h5 grid.h5 --dataset /cost -k 32 --method sfc   # a cost field from a file
 
 Point files are text, one point per line: `x y [z] [w]` (blanks or commas between numbers;
-'#' and '%' lines are comments). Each rank reads its own byte range of the file. The part file
+'#' and '%' lines are comments). A first line `# x y w` (or `# x y z`, ...) declares the columns;
+without it 2 columns are x y and 4 are x y z w, and 3 columns need it (or --dim): x y z or x y w? Each rank reads its own byte range of the file. The part file
 has one part id per point, in file order (the METIS .part convention).
 HDF5 point files (--h5, parallel HDF5 over MPI-IO) hold /points (N x 2 or N x 3), optionally
 /weights (N, or N x ncon: the first column is balanced) and /ids (N); each rank reads its own
@@ -52,51 +57,69 @@ assign (which part owns a coordinate, with no communication): docs/assign.md. Fr
 (numpy, mpi4py): `import hpart` (docs/python.md); domain-parallel torch models on hpart's layouts:
 `import hpart.torch` (docs/torch.md, examples/python/train_heat.py).
 
-Exit codes: 0 success, 1 bad command line, 2 bad input, failed I/O (the message says which
-line or value) or a feature this build lacks (METIS, HDF5, PNG: the message says which), 3
-internal error. Bad input on any rank is the same error on every rank, never a
-hang: arguments that must agree across ranks are compared first, and memory a run would need (from
-the parts, the points per rank, a file's declared size) is checked before it is allocated against
-what each rank may use: the node's available memory shared by its ranks, or HPART_MEMORY_LIMIT
-(e.g. HPART_MEMORY_LIMIT=4G). A partition that misses its --imbalance is kept, with a warning on
-stderr saying why (e.g. one object heavier than a part's share).
+Exit codes: 0 success, 1 bad command line (an unknown subcommand or option, a missing K, an
+option that does not apply to the input, e.g. --dim for a graph), 2 bad input, failed I/O (the
+message says which line or value; outputs are checked for writability before any work) or a
+feature this build lacks (METIS, HDF5, PNG: the message says which), 3 internal error, 4 a
+partition that missed its tolerance under --strict. Bad input on any rank is the same error on
+every rank, never a hang: arguments that must agree across ranks are compared first, and memory
+a run would need (from the parts, the points per rank, a file's declared size) is checked before
+it is allocated against what each rank may use: the node's available memory shared by its ranks,
+or HPART_MEMORY_LIMIT (e.g. HPART_MEMORY_LIMIT=4G). A partition that misses its tolerance is
+kept, with a warning on stderr saying why (e.g. one object heavier than a part's share) and how
+close it got; --strict makes that exit 4.
+Threads: each rank runs as many OpenMP threads as it has cores (its binding, or the node's cores
+shared by the ranks on it); OMP_NUM_THREADS or -t override; the header line says which.
+gpmetis spellings work too: -ufactor=30 (tolerance 0.030), -seed=7.
 Set HPART_VERBOSE=1 (or 2) for phase timings on rank 0.)";
 
 void add_partition(CLI::App& app, hpart_cli::PartitionArgs& a) {
-  CLI::App* cmd = app.add_subcommand("partition", "partition a point file along a space-filling curve, or a graph file into K parts");
-  // Exactly one input: CLI11 reports "Exactly 1 option from [--points,--h5,--graph]" otherwise.
-  CLI::App* input = cmd->add_option_group("input", "the input file (exactly one of)");
-  input->add_option("--points", a.points, "text point file: `x y [z] [w]` per line")->check(CLI::ExistingFile);
-  input->add_option("--h5", a.h5, "HDF5 point file: /points (N x 2 or N x 3), optional /weights (N), /ids (N)")
-      ->check(CLI::ExistingFile);
-  input->add_option("--graph", a.graph, "graph file: METIS .graph (also Chaco), MatrixMarket .mtx")->check(CLI::ExistingFile);
-  input->require_option(1);
-  cmd->add_option("--format", a.format, "graph file format (default: from the extension; .mtx is mm, else metis)")
+  CLI::App* cmd = app.add_subcommand(
+      "partition", "partition a point file (text or HDF5) or a graph file (METIS, Chaco, MatrixMarket) into K parts");
+  a.cmd = cmd;
+  cmd->add_option("FILE", a.file,
+                  "the input: its kind comes from its content (HDF5, MatrixMarket) or extension (.graph .metis .chaco "
+                  ".mtx: graphs; .txt .xyz .pts .csv .dat: points; .h5: HDF5 points); --kind overrides");
+  cmd->add_option("K", a.parts_arg, "number of parts (or -k K); any K >= 1, independent of the number of ranks")
+      ->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("-k,--parts", a.parts, "number of parts K (the same as the second positional argument)")
+      ->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--kind", a.kind, "what FILE holds when its name and content do not tell: points, h5 or graph")
+      ->check(CLI::IsMember({"points", "h5", "graph"}));
+  cmd->add_option("--points", a.points, "the older form of FILE with --kind points");
+  cmd->add_option("--h5", a.h5, "the older form of FILE with --kind h5 (/points N x 2 or N x 3, optional /weights, /ids)");
+  cmd->add_option("--graph", a.graph, "the older form of FILE with --kind graph");
+  cmd->add_option("--format", a.format, "graphs: metis, chaco or mm (default: MatrixMarket by its banner or .mtx, else metis)")
       ->check(CLI::IsMember({"metis", "chaco", "mm"}));
-  cmd->add_option("--parts", a.parts, "number of parts K (any K >= 1; independent of the number of ranks)")
-      ->required()->check(CLI::Range(1, 1 << 30));
-  cmd->add_option("--method", a.method,
+  cmd->add_option("-m,--method", a.method,
                   "points: hilbert (default; best locality) or morton (cheaper keys); graphs: graph (default; hpart's "
-                  "multilevel partitioner), metis (METIS kway on the graph gathered to rank 0), geometric+refine")
+                  "multilevel partitioner), metis (METIS kway on the graph gathered to rank 0), geometric+refine "
+                  "(a Hilbert partition of the vertex coordinates, refined on the graph; needs --coords)")
       ->check(CLI::IsMember({"hilbert", "morton", "graph", "metis", "geometric+refine"}));
-  cmd->add_option("--imbalance", a.imbalance,
-                  "allowed imbalance: max part / target - 1 (default 0.001 for points, 0.03 for graphs)")
-      ->check(CLI::Range(0.0, 1.0));
+  hpart_cli::add_balance_options(*cmd, a.balance, "default 0.001 for points, 0.03 for graphs");
   cmd->add_option("--dim", a.dim,
-                  "0: from the column count (2: x y; 3: x y z; 4: x y z w); 2 or 3: force it (x y w needs --dim 2)")
-      ->check(CLI::IsMember({0, 2, 3}))->capture_default_str();
-  cmd->add_option("--out", a.out,
-                  "write one part id per point (or vertex), in file order (the METIS .part format); points to FILE.h5: "
-                  "an HDF5 file (/parts, /points, ...) and FILE.xmf for ParaView");
-  cmd->add_option("--png", a.png, "draw the points coloured by part (3D: the two widest axes)");
+                  "points: 2 or 3 (default: from the file's header line '# x y w', else its columns: 2 = x y, "
+                  "4 = x y z w; 3 columns are x y z or x y w, so such a file needs a header or --dim)")
+      ->check(CLI::IsMember({2, 3}));
+  cmd->add_option("--coords", a.coords,
+                  "graphs: a point file with one point per vertex in vertex order (METIS .xyz style): enables "
+                  "geometric+refine and --png");
+  cmd->add_option("-o,--out", a.out,
+                  "the part file: one part id per point or vertex, in file order (METIS .part; default FILE.part.K "
+                  "next to FILE, as gpmetis); FILE.h5 (or .hdf5): HDF5 (/parts, /ids, the points or coordinates, "
+                  "metrics) and FILE.xmf for ParaView");
+  cmd->add_flag("--no-out", a.no_out, "write no part file")->excludes("--out");
+  cmd->add_option("--png", a.png, "draw the partition (points; graphs with --coords), with a title and a legend");
   cmd->add_option("--png-size", a.png_size, "pixels on the picture's longer side")->check(CLI::Range(16, 8192))
       ->capture_default_str();
+  cmd->add_option("--seed", a.seed, "graphs: random seed of the graph method (the same seed gives the same partition)")
+      ->check(CLI::Range(0LL, 2147483647LL));
   cmd->add_option("--drift", a.drift,
                   "graphs: then STEPS steps of a load that drifts along the vertex ids (1 + 4 x a Gaussian of width 0.1 "
-                  "of the ids, moving 0.004 of them per step; a step modelled as 1 s per part), the Rebalancer deciding when to rebalance (observe/decide/rebalance, incremental with "
-                  "a cut watch); one row per rebalance")
+                  "of the ids, moving 0.004 of them per step; a step modelled as 1 s per part), the Rebalancer deciding "
+                  "when to rebalance (observe/decide/rebalance, incremental with a cut watch); one row per rebalance")
       ->check(CLI::Range(1, 100000));
-  cmd->add_flag("--quiet", a.quiet, "print nothing on success");
+  hpart_cli::add_run_options(*cmd, a.run);
 }
 
 void add_generate(CLI::App& app, hpart_cli::GenerateArgs& a) {
@@ -122,19 +145,20 @@ void add_grid(CLI::App& app, hpart_cli::GridArgs& a) {
   cmd->add_option("--h5", a.h5, "read the grid and its cost from HDF5 instead (a 2D ny x nx or 3D nz x ny x nx dataset)")
       ->check(CLI::ExistingFile)->excludes("--extent")->excludes("--cost")->excludes("--peak");
   cmd->add_option("--dataset", a.dataset, "the cost dataset in --h5")->capture_default_str();
-  cmd->add_option("--parts", a.parts, "number of parts K")->required()->check(CLI::Range(1, 1 << 30));
-  cmd->add_option("--method", a.method,
+  a.cmd = cmd;
+  cmd->add_option("-k,--parts", a.parts, "number of parts K")->required()->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("-m,--method", a.method,
                   "sfc: Hilbert cell ranges, exact balance; blocks: recursive-bisection boxes; tensor: Px x Py (x Pz) "
                   "boxes; uniform: equal boxes (naive); hier: nodes (graph cut) then ranks (Hilbert)")
       ->check(CLI::IsMember({"sfc", "blocks", "tensor", "uniform", "hier"}))->capture_default_str();
   cmd->add_option("--topology", a.topology, "hier: NxM emulates N nodes of M ranks (default: HPART_TOPOLOGY, else shared memory)");
-  cmd->add_option("--imbalance", a.imbalance, "sfc/hier splitter tolerance")->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  hpart_cli::add_balance_options(*cmd, a.balance, "sfc/hier splitter tolerance, default 0.001");
   cmd->add_option("--halo", a.halo, "halo width for the neighbour lists")->check(CLI::Range(1, 1 << 20))->capture_default_str();
   cmd->add_option("--out", a.out, "write an HDF5 grid partition (/parts per cell, /boxes, /cost, metrics) and its .xmf");
-  cmd->add_option("--png", a.png, "draw the parts (3D: the middle z slice)");
+  cmd->add_option("--png", a.png, "draw the parts with a title and a legend (hier: node boundaries drawn thick; 3D: slices)");
   cmd->add_option("--png-size", a.png_size, "pixels on the picture's longer side")->check(CLI::Range(16, 8192))
       ->capture_default_str();
-  cmd->add_flag("--quiet", a.quiet, "print nothing on success");
+  hpart_cli::add_run_options(*cmd, a.run);
 }
 
 int run(int argc, char** argv, const hpart::Comm& comm) {
@@ -154,12 +178,26 @@ int run(int argc, char** argv, const hpart::Comm& comm) {
   add_partition(app, partition);
   add_generate(app, generate);
   add_grid(app, grid);
+  std::vector<std::string> args = hpart_cli::conventional_argv(argc, argv);
+  std::vector<char*> cargs;
+  for (std::string& a : args) cargs.push_back(a.data());
   try {
-    app.parse(argc, argv);
+    // CLI11 would call an unknown subcommand "an argument that was not expected"; name it as what it is.
+    const auto known = [&](const std::string& name) {
+      for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+        if (sub->get_name() == name) return true;
+      return false;
+    };
+    if (cargs.size() > 1 && cargs[1][0] != '-' && !known(cargs[1]))
+      throw CLI::ValidationError("unknown subcommand '" + std::string(cargs[1]) + "' (available: " + kSubcommands +
+                                 "; hpart --help explains each)");
+    if (cargs.size() == 1)
+      throw CLI::ValidationError(std::string("a subcommand is required: ") + kSubcommands + " (hpart --help explains each)");
+    app.parse(static_cast<int>(cargs.size()), cargs.data());
   } catch (const CLI::ParseError& e) {
-    if (comm.rank() != 0) return e.get_exit_code() == 0 ? 0 : 1;
+    if (comm.rank() != 0) return e.get_exit_code() == 0 ? hpart_cli::exit_ok : hpart_cli::exit_usage;
     const int code = app.exit(e);
-    return code == 0 ? 0 : 1;
+    return code == 0 ? hpart_cli::exit_ok : hpart_cli::exit_usage;
   }
   if (app.got_subcommand("partition")) return hpart_cli::run_partition(comm, partition);
   if (app.got_subcommand("grid")) return hpart_cli::run_grid(comm, grid);
@@ -175,10 +213,13 @@ int main(int argc, char** argv) {
     const hpart::Comm comm(MPI_COMM_WORLD);
     try {
       status = run(argc, argv, comm);
+    } catch (const hpart_cli::UsageError& e) {
+      if (comm.rank() == 0) std::fprintf(stderr, "hpart: error: %s\n", e.what());
+      status = hpart_cli::exit_usage;
     } catch (const hpart::Error& e) {
       if (comm.rank() == 0) std::fprintf(stderr, "hpart: error: %s\n", e.what());
       // unsupported (a dependency this build lacks) is bad input for this build: 2, with the rest.
-      status = e.code() == hpart::ErrorCode::internal ? 3 : 2;
+      status = e.code() == hpart::ErrorCode::internal ? hpart_cli::exit_internal : hpart_cli::exit_input;
     }
   }
   MPI_Finalize();

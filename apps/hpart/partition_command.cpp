@@ -1,4 +1,6 @@
-// `hpart partition`: read a point file in parallel, partition it, report, write parts/picture.
+// `hpart partition FILE K`: resolve the input's kind and the options that apply to it (every
+// other one is an error naming both), check the outputs before any work, then partition points
+// here or a graph in graph_command.cpp.
 #include <mpi.h>
 #include <omp.h>
 
@@ -8,37 +10,67 @@
 
 #include "balance_warning.hpp"
 #include "commands.hpp"
+#include "thread_default.hpp"
 #include "hpart/hdf5.hpp"
 #include "hpart/hpart.hpp"
 
 namespace hpart_cli {
 namespace {
 
-double now() { return MPI_Wtime(); }
-
-const std::string& input_path(const PartitionArgs& args) { return args.h5.empty() ? args.points : args.h5; }
-
-// Text (--points) or HDF5 (--h5): main's option group guarantees exactly one of them.
-hpart::PointFile read_input(const hpart::Comm& comm, const PartitionArgs& args) {
-  if (args.h5.empty()) return hpart::read_points_text(comm, args.points, args.dim);
-  hpart::PointFile file = hpart::read_points_h5(comm, args.h5);
-  // The dataset's shape fixes the dimension; a contradicting --dim is a mistake worth reporting.
-  if (args.dim != 0 && args.dim != file.dim)
-    throw hpart::Error(hpart::ErrorCode::invalid_argument, args.h5 + ": /points holds " + std::to_string(file.dim) +
-                                                               "D points, but --dim " + std::to_string(args.dim) +
-                                                               " was given");
-  return file;
+// The file and its kind from FILE or the older --points/--h5/--graph; K from the second
+// positional argument or -k.
+void resolve_input_and_parts(PartitionArgs& a) {
+  const int given = (a.points.empty() ? 0 : 1) + (a.h5.empty() ? 0 : 1) + (a.graph.empty() ? 0 : 1) +
+                    (a.cmd->count("FILE") > 0 ? 1 : 0);
+  if (given != 1)
+    throw UsageError(given == 0 ? "no input file: hpart partition FILE K (hpart partition --help)"
+                                : "give one input file (FILE or one of --points, --h5, --graph)");
+  for (const auto& [path, kind] : {std::pair{&a.points, "points"}, std::pair{&a.h5, "h5"}, std::pair{&a.graph, "graph"}})
+    if (!path->empty()) {
+      if (!a.kind.empty() && a.kind != kind) throw UsageError("--" + std::string(kind) + " contradicts --kind " + a.kind);
+      a.file = *path, a.kind = kind;
+    }
+  if (a.parts_arg > 0 && a.parts > 0 && a.parts_arg != a.parts)
+    throw UsageError("K is given twice with different values: " + std::to_string(a.parts_arg) + " and -k " +
+                     std::to_string(a.parts));
+  if (a.parts == 0) a.parts = a.parts_arg;
+  if (a.parts == 0) throw UsageError("the number of parts is missing: hpart partition " + a.file + " K (or -k K)");
 }
 
-void print_summary(const hpart::Comm& comm, const PartitionArgs& args, const hpart::PointFile& file,
-                   const hpart::Partition& p, long long migrated, double read_s) {
-  if (comm.rank() != 0 || args.quiet) return;
-  std::printf("hpart partition: %s: %lld points, %dD, %s, on %d ranks x %d threads (read %.3f s)\n",
-              input_path(args).c_str(), static_cast<long long>(file.global_count), file.dim,
-              file.weighted ? "weighted" : "unit weights", comm.size(), omp_get_max_threads(), read_s);
+// Options that only make sense for another kind of input are errors, not silently ignored.
+void reject_inapplicable(const PartitionArgs& a, InputKind kind) {
+  const CLI::App& cmd = *a.cmd;
+  if (kind == InputKind::graph) {
+    const std::string what = "graph";
+    reject_option(cmd, "--dim", what, a.file, "point files");
+    if (a.method == "hilbert" || a.method == "morton")
+      throw UsageError("--method " + a.method + " is for point sets; graphs take graph, metis or geometric+refine");
+    if (a.method == "geometric+refine" && a.coords.empty())
+      throw UsageError("--method geometric+refine needs vertex coordinates: pass --coords FILE (one point per vertex)");
+    if (!a.png.empty() && a.coords.empty())
+      throw UsageError("--png draws a graph at its vertex coordinates: pass --coords FILE (one point per vertex)");
+    if (a.method == "metis" && a.cmd->count("--seed") > 0)
+      throw UsageError("--seed applies to the graph and geometric+refine methods (METIS is run with its own default seed)");
+    return;
+  }
+  const std::string what = kind == InputKind::h5 ? "HDF5 point file" : "point file";
+  reject_option(cmd, "--format", what, a.file, "graph files");
+  reject_option(cmd, "--coords", what, a.file, "graphs: a point file is its own coordinates");
+  reject_option(cmd, "--drift", what, a.file, "graphs; point sets are rebalanced by hpart-particles and the library's Rebalancer");
+  reject_option(cmd, "--seed", what, a.file, "graphs: point partitions are deterministic");
+  if (!a.method.empty() && a.method != "hilbert" && a.method != "morton")
+    throw UsageError("--method " + a.method + " is for graphs; point sets take hilbert or morton");
+}
+
+void print_summary(const hpart::Comm& comm, const PartitionArgs& args, const Input& in, const hpart::Partition& p,
+                   long long migrated) {
+  if (comm.rank() != 0 || args.run.quiet) return;
+  std::printf("hpart partition: %s: %s, on %d ranks x %s; read %.3f s\n", in.path.c_str(), in.describe().c_str(),
+              comm.size(), threads_phrase(args.run).c_str(), in.read_s);
+  std::printf("balance: %s\n", describe_tolerance(args.tol).c_str());
   std::printf("%-8s %6s %6s %12s %10s %6s %9s %12s\n", "method", "parts", "ranks", "objects", "imbalance", "empty",
               "time_s", "migrated");
-  std::printf("%-8s %6d %6d %12lld %10.6f %6lld %9.4f %12lld\n", args.method.empty() ? "hilbert" : args.method.c_str(), p.num_parts, comm.size(),
+  std::printf("%-8s %6d %6d %12lld %10.6f %6lld %9.4f %12lld\n", args.method.c_str(), p.num_parts, comm.size(),
               p.metrics.objects, p.metrics.imbalance[0], p.metrics.empty_parts, p.metrics.seconds, migrated);
   std::printf("imbalance = max part weight / target - 1; migrated = points whose part lives on another rank\n"
               "(parts go to ranks in contiguous blocks) and would move there with hpart::Migration\n");
@@ -46,47 +78,58 @@ void print_summary(const hpart::Comm& comm, const PartitionArgs& args, const hpa
 
 }  // namespace
 
-int run_partition(const hpart::Comm& comm, const PartitionArgs& args) {
-  if (!args.graph.empty()) return run_graph_partition(comm, args);
-  if (args.drift > 0)
-    throw hpart::Error(hpart::ErrorCode::invalid_argument,
-                       "--drift is for graphs (--graph); point sets are rebalanced by the points demo and hpart-particles");
+int run_partition(const hpart::Comm& comm, PartitionArgs args) {
+  resolve_input_and_parts(args);
+  InputSpec spec{.path = args.file, .kind = args.kind, .format = args.format, .dim = args.dim, .coords = args.coords};
+  const InputKind kind = detect_kind(comm, spec);
+  spec.kind = to_string(kind);
+  reject_inapplicable(args, kind);
+  const bool graph = kind == InputKind::graph;
+  if (args.method.empty()) args.method = graph ? "graph" : "hilbert";
+  args.tol = tolerance(args.balance, graph ? 0.03 : 0.001);
+  const bool default_out = args.out.empty() && !args.no_out;
+  if (default_out) args.out = default_part_path(args.file, args.parts);
+  require_output_features(args.out, args.png);
+  check_writable(comm, {{args.out, default_out ? "the part file (the default FILE.part.K; choose another with -o, or --no-out)"
+                                               : "the part file"},
+                        {args.png, "the picture"},
+                        {args.run.json, "the --json records"}});
+  args.run.threads_why = hpart_apps::choose_threads(comm, args.run.threads).why;
+  Input in = read_input(comm, spec);
+  return graph ? run_graph_partition(comm, args, in) : run_points_partition(comm, args, in);
+}
+
+int run_points_partition(const hpart::Comm& comm, const PartitionArgs& args, const Input& in) {
   hpart::PointOptions opts;
   opts.parts = args.parts;
-  const std::string method = args.method.empty() ? "hilbert" : args.method;
-  if (method != "hilbert" && method != "morton")
-    throw hpart::Error(hpart::ErrorCode::invalid_argument,
-                       "--method " + method + " is for graphs; point sets take hilbert or morton");
-  opts.curve = hpart::curve_from_string(method.c_str());
-  opts.imbalance = args.imbalance < 0 ? 0.001 : args.imbalance;
-
-  const double t0 = now();
-  const hpart::PointFile file = read_input(comm, args);
-  const double read_s = now() - t0;
+  opts.curve = hpart::curve_from_string(args.method.c_str());
+  opts.imbalance = args.tol;
+  const hpart::PointFile& file = in.points;
   const hpart::Partition p = hpart::partition_points(comm, file.view(), opts);
   const hpart::Migration plan(comm, p);  // counts only: the CLI reports, it does not move
-  print_summary(comm, args, file, p, plan.migrated().objects, read_s);
+  print_summary(comm, args, in, p, plan.migrated().objects);
   double heaviest = file.weighted ? 0.0 : (file.size() > 0 ? 1.0 : 0.0), total = 0.0;
   for (const double w : file.weights) heaviest = std::max(heaviest, w), total += w;
   if (!file.weighted) total = static_cast<double>(file.size());
-  warn_if_unbalanced(comm, p, heaviest, total, "hpart partition");
+  const bool balanced = warn_if_unbalanced(comm, p, heaviest, total, "hpart partition");
 
   if (!args.out.empty() && is_hdf5_path(args.out)) {
     // With the points (and their ids), so the file reads back and opens in ParaView via its .xmf.
     const hpart::PointSet view = file.view();
     hpart::write_partition_h5(comm, args.out, p, file.ids, &view);
-    if (comm.rank() == 0 && !args.quiet)
+    if (comm.rank() == 0 && !args.run.quiet)
       std::printf("wrote %s (/parts in file order, /points%s, /ids) and %s\n", args.out.c_str(),
                   file.weighted ? ", /weights" : "", hpart::xdmf_path(args.out).c_str());
   } else if (!args.out.empty()) {
     hpart::write_parts_text(comm, args.out, p.parts);
-    if (comm.rank() == 0 && !args.quiet) std::printf("wrote %s (one part id per point, in file order)\n", args.out.c_str());
+    if (comm.rank() == 0 && !args.run.quiet)
+      std::printf("wrote %s (one part id per point, in file order)\n", args.out.c_str());
   }
   if (!args.png.empty()) {
     hpart::write_partition_png(comm, args.png, file.view(), p.parts, p.num_parts, args.png_size);
-    if (comm.rank() == 0 && !args.quiet) std::printf("wrote %s\n", args.png.c_str());
+    if (comm.rank() == 0 && !args.run.quiet) std::printf("wrote %s\n", args.png.c_str());
   }
-  return 0;
+  return balanced || !args.run.strict ? exit_ok : exit_unbalanced;
 }
 
 }  // namespace hpart_cli

@@ -1,6 +1,8 @@
 # cmake "-DCMD=a|b|c" "-DEXPECT=text" -P expect_failure.cmake
 # Runs CMD (arguments separated by '|') and passes only if it exits with a nonzero status (not a
-# crash) and prints EXPECT exactly once, i.e. from rank 0 alone.
+# crash) and prints EXPECT exactly once, i.e. from rank 0 alone. With -DEXIT_CODE=n the status
+# must be exactly n; with -DFORBID=text the output must not contain text (e.g. a result line
+# that shows the work ran although the error should have stopped it first).
 string(REPLACE "|" ";" cmd "${CMD}")
 execute_process(COMMAND ${cmd} INPUT_FILE /dev/null RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 50)
 set(all "${out}${err}")
@@ -10,6 +12,9 @@ endif()
 if(NOT rc MATCHES "^[0-9]+$")
   message(FATAL_ERROR "expected a clean nonzero exit, got '${rc}':\n${all}")
 endif()
+if(DEFINED EXIT_CODE AND NOT rc EQUAL EXIT_CODE)
+  message(FATAL_ERROR "expected exit status ${EXIT_CODE}, got ${rc}:\n${all}")
+endif()
 string(FIND "${all}" "${EXPECT}" first)
 string(FIND "${all}" "${EXPECT}" last REVERSE)
 if(first EQUAL -1)
@@ -17,5 +22,11 @@ if(first EQUAL -1)
 endif()
 if(NOT first EQUAL last)
   message(FATAL_ERROR "the message '${EXPECT}' appears more than once (only rank 0 should print):\n${all}")
+endif()
+if(DEFINED FORBID)
+  string(FIND "${all}" "${FORBID}" forbidden)
+  if(NOT forbidden EQUAL -1)
+    message(FATAL_ERROR "the output holds '${FORBID}', which it should not:\n${all}")
+  endif()
 endif()
 message(STATUS "exit ${rc}, message found once")
