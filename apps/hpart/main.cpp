@@ -7,11 +7,12 @@
 #include <string>
 
 #include "commands.hpp"
+#include "file_workflows.hpp"
 #include "hpart/hpart.hpp"
 
 namespace {
 
-constexpr const char* kSubcommands = "partition, grid, generate";
+constexpr const char* kSubcommands = "partition, evaluate, repartition, grid, generate";
 
 constexpr const char* kFooter = R"(
 Examples (under mpirun; as root add --allow-run-as-root --oversubscribe):
@@ -175,7 +176,11 @@ int run(int argc, char** argv, const hpart::Comm& comm) {
   hpart_cli::PartitionArgs partition;
   hpart_cli::GenerateArgs generate;
   hpart_cli::GridArgs grid;
+  hpart_cli::EvaluateArgs evaluate;
+  hpart_cli::RepartitionArgs repartition;
   add_partition(app, partition);
+  hpart_cli::add_evaluate(app, evaluate);
+  hpart_cli::add_repartition(app, repartition);
   add_generate(app, generate);
   add_grid(app, grid);
   std::vector<std::string> args = hpart_cli::conventional_argv(argc, argv);
@@ -200,6 +205,8 @@ int run(int argc, char** argv, const hpart::Comm& comm) {
     return code == 0 ? hpart_cli::exit_ok : hpart_cli::exit_usage;
   }
   if (app.got_subcommand("partition")) return hpart_cli::run_partition(comm, partition);
+  if (app.got_subcommand("evaluate")) return hpart_cli::run_evaluate(comm, evaluate);
+  if (app.got_subcommand("repartition")) return hpart_cli::run_repartition(comm, repartition);
   if (app.got_subcommand("grid")) return hpart_cli::run_grid(comm, grid);
   return hpart_cli::run_generate(comm, generate);
 }
