@@ -20,6 +20,7 @@
 #include "graph_suite.hpp"
 #include "grid_suite.hpp"
 #include "points_suite.hpp"
+#include "thread_default.hpp"
 #include "repart_suite.hpp"
 #if HPART_HAVE_TENSOR
 #include "tensor_suite.hpp"
@@ -95,7 +96,47 @@ void dump_parts(const hpart::Comm& comm, const std::string& suite, const std::st
 
 namespace {
 
-constexpr const char* kSuites = "points, grid, hier, graph, repart, assign";
+// Every suite, with what it runs: the --help footer and the unknown-suite message both come from
+// here, so a suite cannot be runnable and unlisted.
+struct Suite {
+  const char* name;
+  const char* runs;
+};
+constexpr Suite kSuiteList[] = {
+    {"points", "partition_points (hilbert, morton) of 3-D point sets, C++ and C API, against a Morton-key floor "
+               "and Zoltan HSFC/RCB/RIB (--n, --cases uniform3d,clusters3d,plane)"},
+    {"grid", "partition_grid (sfc, blocks, tensor) of cost hotspots and an AMR patch level, against uniform blocks "
+             "and Zoltan RCB (--side2d, --side3d, --cases hotspot2d,hotspot3d,amr2d)"},
+    {"hier", "hierarchical against flat partitions on an emulated topology (--topology NxM = np): grid hotspots "
+             "and a graph (delaunay_n15 or --graph FILE)"},
+    {"graph", "partition_graph against METIS kway, Scotch and Zoltan PHG: every shared graph plus the generated "
+              "grid3d and rgg2d, or only the --graph FILEs given (--parts, default 16 and 64)"},
+    {"repart", "repartitioning along a drifting load, migrated weight against the lower bound: drift3d points, "
+               "graphdrift, griddrift (--side, --steps)"},
+    {"assign", "PartitionMap assign of --n random points per rank and 10^4 boxes on a partition of 10^6 points"},
+#if HPART_HAVE_TENSOR
+    {"tensor", "domain-parallel tensors: halo2d exchanges (1024^2 x 16 floats) and conv2d forward + backward "
+               "(256^2 x 16), --side2d for larger fields"},
+#else
+    {"tensor", "domain-parallel tensors: halo2d, conv2d (not built in: needs Kokkos, see docs/install.md)"},
+#endif
+};
+
+std::string suite_names() {
+  std::string out;
+  for (const Suite& s : kSuiteList) out += (out.empty() ? "" : ", ") + std::string(s.name);
+  return out;
+}
+
+std::string suites_footer() {
+  std::string out = "Suites:\n";
+  for (const Suite& s : kSuiteList) {
+    char line[32];
+    std::snprintf(line, sizeof line, "  %-8s", s.name);
+    out += line + std::string(s.runs) + "\n";
+  }
+  return out;
+}
 
 struct Cli {
   std::string suite;
@@ -114,14 +155,18 @@ struct Cli {
   std::vector<std::string> libraries;  // default: every library of the suite
   std::string json;
   std::string dump_parts;  // --dump-parts DIR
+  int threads = 0;         // -t/--threads; 0: OMP_NUM_THREADS, else this rank's cores (thread_default.hpp)
 };
 
 // Every rank parses the same argv, so every rank reaches the same verdict without talking.
 // Returns "" when the options are valid, else the message for the user.
 std::string validate_common(const Cli& cli) {
+#if !HPART_HAVE_TENSOR
+  if (cli.suite == "tensor") return "suite tensor is not built in (needs Kokkos, see docs/install.md)";
+#endif
   if (cli.suite != "points" && cli.suite != "grid" && cli.suite != "hier" && cli.suite != "graph" &&
       cli.suite != "repart")
-    return "unknown suite '" + cli.suite + "' (available: " + kSuites + ")";
+    return "unknown suite '" + cli.suite + "' (available: " + suite_names() + ")";
   if (cli.n < 1) return "--n must be >= 1 (got " + std::to_string(cli.n) + ")";
   if (cli.parts < 1) return "--parts must be >= 1 (got " + std::to_string(cli.parts) + ")";
   if (cli.reps < 1) return "--reps must be >= 1 (got " + std::to_string(cli.reps) + ")";
@@ -235,28 +280,40 @@ std::string validate(const Cli& cli, hpart_bench::RepartSuiteConfig& cfg) {
 int run(int argc, char** argv, int rank) {
   Cli cli;
   CLI::App app{"hpart-bench: benchmark suites writing BENCH.md records (run under mpirun)"};
-  app.add_option("--suite", cli.suite, std::string("suite to run: ") + kSuites)->required();
+  app.add_option("--suite", cli.suite, "suite to run: " + suite_names() + " (below)")->required();
+  app.footer(suites_footer());
   app.add_option("--n", cli.n, "number of points (global; points suite)")->capture_default_str();
   app.add_option("--parts", cli.parts, "number of parts K (graph suite: default 16 and 64)")->capture_default_str();
-  app.add_option("--reps", cli.reps, "repetitions per method; time_s is their median")->capture_default_str();
+  app.add_option("--reps", cli.reps,
+                 "repetitions per method. time_s is their median; cold_s the first (heap trimmed before it: in a "
+                 "fresh process, what a one-shot call pays), warm_s the median of the others (heap kept)")
+      ->capture_default_str();
   app.add_option("--cases", cli.cases,
                  "comma-separated cases (default: all). points: uniform3d, clusters3d, plane; grid: hotspot2d, hotspot3d, amr2d; "
                  "hier: hotspot3d, graph (delaunay_n15, or --graph FILE), hotspot2d; graph: the shared graphs, grid3d, rgg2d; "
-                 "repart: drift3d (default), graphdrift, griddrift")
+                 "repart: drift3d (default), graphdrift, griddrift; tensor: halo2d, conv2d")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--libraries", cli.libraries, "comma-separated (default: all). points: hpart, hpart-c, floor, zoltan; grid: hpart, naive, zoltan; graph: hpart, metis, scotch, zoltan")
+  app.add_option("--libraries", cli.libraries, "comma-separated (default: all). points: hpart, hpart-c, floor, zoltan; grid: hpart, naive, zoltan; graph: hpart, metis, scotch, zoltan; repart: hpart, zoltan; tensor: hpart, mpi")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--side2d", cli.side2d, "grid suite: cells per side of hotspot2d and amr2d")->capture_default_str();
+  app.add_option("--side2d", cli.side2d,
+                 "cells per side: grid suite, of hotspot2d and amr2d (default 4096); tensor suite, of halo2d and "
+                 "conv2d (default 1024 and 256)");
   app.add_option("--side3d", cli.side3d, "grid suite: cells per side of hotspot3d")->capture_default_str();
   app.add_option("--side", cli.side, "repart suite: cells per side of drift3d; when given, also vertices per side of graphdrift's grid graph (else 512) and cells per side of griddrift (else 1024)")->capture_default_str();
   app.add_option("--steps", cli.steps, "repart suite: steps of the drift")->capture_default_str();
   app.add_option("--topology", cli.topology, "hier suite: emulated topology NxM (N nodes of M ranks; N*M = np)")
       ->capture_default_str();
   app.add_option("--seed", cli.seed, "seed of the generated inputs")->capture_default_str();
-  app.add_option("--graph", cli.graphs, "graph suite: METIS .graph files to run instead of the shared graphs")
+  app.add_option("--graph", cli.graphs,
+                 "graph suite: METIS .graph files to run, and nothing else (no shared or generated graphs); hier "
+                 "suite: the file of its graph case")
       ->check(CLI::ExistingFile);
+  app.add_option("-t,--threads", cli.threads,
+                 "OpenMP threads per rank (default: OMP_NUM_THREADS if set, else the cores of this rank: its "
+                 "affinity mask, or the node's cores shared among the job's ranks on the node)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--json", cli.json, "write JSON Lines records to this file (rank 0)");
   app.add_option("--dump-parts", cli.dump_parts,
                  "write the part vector of every run of hpart's own methods to DIR (created if missing): one file "
@@ -276,6 +333,16 @@ int run(int argc, char** argv, int rank) {
     // Same verdict on every rank; only rank 0 talks.
     if (rank == 0) return app.exit(e);
     return e.get_exit_code();
+  }
+
+  // Before any suite (and before Kokkos starts, which sizes its pool from OpenMP's setting).
+  const hpart_apps::ThreadChoice threads = hpart_apps::choose_threads(hpart::Comm(MPI_COMM_WORLD), cli.threads);
+  if (rank == 0) {
+    int ranks = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    std::printf("hpart-bench %s: suite %s, %d %s, %s\n", hpart::version(), cli.suite.c_str(), ranks,
+                ranks == 1 ? "rank" : "ranks", threads.why.c_str());
+    std::fflush(stdout);
   }
 
   hpart_bench::PointsSuiteConfig points;

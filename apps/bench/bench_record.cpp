@@ -30,6 +30,8 @@ nlohmann::ordered_json Record::to_json() const {
   j["threads"] = threads;
   j["reps"] = reps;
   j["time_s"] = time_s;
+  if (cold_s) j["cold_s"] = *cold_s;
+  if (warm_s) j["warm_s"] = *warm_s;
   if (imbalance) j["imbalance"] = *imbalance;
   if (peak_rss_mb) j["peak_rss_mb"] = *peak_rss_mb;
   if (rss_growth_mb) j["rss_growth_mb"] = *rss_growth_mb;
@@ -70,13 +72,13 @@ void RecordSink::add(const Record& r) {
 void RecordSink::print_table(std::FILE* out) const {
   if (rank_ != 0 || records_.empty()) return;
   const std::vector<std::string> head = {"case", "library", "method", "n", "parts", "ranks", "threads",
-                                         "time_s", "imbalance", "peak_rss_mb", "rss_growth_mb", "input_mb",
+                                         "time_s", "cold_s", "warm_s", "imbalance", "peak_rss_mb", "rss_growth_mb", "input_mb",
                                          "w_max_over_avg", "edge_cut", "comm_volume", "internode_volume", "layer_bound"};
   std::vector<std::vector<std::string>> rows;
   for (const Record& r : records_)
     rows.push_back({r.case_name, r.library, r.method, std::to_string(r.n), std::to_string(r.parts),
                     std::to_string(r.ranks), std::to_string(r.threads), fixed(r.time_s, "%.4f"),
-                    fixed(r.imbalance, "%.2e"), fixed(r.peak_rss_mb, "%.1f"), fixed(r.rss_growth_mb, "%.1f"),
+                    fixed(r.cold_s, "%.4f"), fixed(r.warm_s, "%.4f"), fixed(r.imbalance, "%.2e"), fixed(r.peak_rss_mb, "%.1f"), fixed(r.rss_growth_mb, "%.1f"),
                     fixed(r.input_mb, "%.1f"), fixed(r.w_max_over_avg, "%.2f"), count(r.edge_cut), count(r.comm_volume),
                     count(r.internode_volume), fixed(r.layer_bound, "%.2e")});
   // Columns no record fills are left out (points records have no volumes, grid ones no floor).

@@ -20,6 +20,8 @@ struct Record {
   long long n = 0;
   int parts = 0, ranks = 0, threads = 0;
   double time_s = 0.0;
+  std::optional<double> cold_s;          // the first call of the record's reps (trimmed heap)
+  std::optional<double> warm_s;          // median of the later reps (heap kept; reps >= 2)
   std::optional<double> imbalance;       // first weight: max part weight / average - 1
   std::optional<double> peak_rss_mb;     // max over ranks of peak resident memory
   std::optional<double> rss_growth_mb;   // max over ranks of (peak RSS during the call - RSS before)

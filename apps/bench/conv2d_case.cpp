@@ -104,7 +104,7 @@ double max_abs_diff(const std::vector<float>& a, const std::vector<float>& b) {
 
 void run_conv2d_case(const hpart::Comm& comm, const TensorSuiteConfig& cfg, RecordSink& sink) {
   if (!runs_library(cfg, "hpart")) return;
-  const std::int64_t side = cfg.side > 0 ? cfg.side : 2048;
+  const std::int64_t side = cfg.side > 0 ? cfg.side : kDefaultConv2dSide;
   const auto shape = ht::TensorShape::d2(1, cfg.channels, side, side);
   const long long n = shape.volume();
   const bool reset_works = peak_reset_works(comm.get());

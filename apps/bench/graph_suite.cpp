@@ -214,6 +214,7 @@ void run_zoltan(const hpart::Comm& comm, const GraphSuiteConfig& cfg, const Grap
 std::vector<std::string> graph_case_names(const GraphSuiteConfig& cfg) {
   std::vector<std::string> names;
   for (const fs::path& p : shared_files(cfg)) names.push_back(p.stem().string());
+  if (!cfg.files.empty()) return names;  // --graph FILE: those files and nothing else
   names.push_back("grid3d");
   names.push_back("rgg2d");
   return names;

@@ -15,14 +15,14 @@ struct GraphSuiteConfig {
   std::vector<int> parts{16, 64};
   int reps = 1;
   std::vector<std::string> cases;  // default: every shared graph, grid3d, rgg2d
-  std::vector<std::string> files;  // --graph FILE: these instead of the shared graphs
+  std::vector<std::string> files;  // --graph FILE: these alone (no shared or generated graphs)
   std::string data_dir;            // where the shared graphs are
   std::int64_t grid_side = 128;    // grid3d: side^3 vertices
   std::int64_t rgg_cells = 512;    // rgg2d: 4 cells^2 vertices
   bool run_hpart = true, run_metis = true, run_scotch = true, run_zoltan = true;
 };
 
-// Case names: the shared graph files' stems, grid3d, rgg2d.
+// Case names: the shared graph files' stems, grid3d, rgg2d; with files given, their stems alone.
 std::vector<std::string> graph_case_names(const GraphSuiteConfig& cfg);
 void run_graph_suite(const hpart::Comm& comm, const GraphSuiteConfig& cfg, RecordSink& sink);
 

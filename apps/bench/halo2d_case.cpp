@@ -59,7 +59,7 @@ CallStats per_exchange(const std::vector<CallStats>& reps) {
 
 void run_halo2d_case(const hpart::Comm& comm, const TensorSuiteConfig& cfg, RecordSink& sink) {
   namespace ht = hpart::tensor;
-  const std::int64_t side = cfg.side > 0 ? cfg.side : 4096;
+  const std::int64_t side = cfg.side > 0 ? cfg.side : kDefaultHalo2dSide;
   const auto shape = ht::TensorShape::d2(1, cfg.channels, side, side);
   const long long n = shape.volume();
   const double full_mb = static_cast<double>(n) * sizeof(float) / kMiB;

@@ -14,9 +14,15 @@ struct TensorSuiteConfig {
   int reps = 1;
   std::vector<std::string> cases;  // empty: every case
   std::vector<std::string> libraries;  // empty: every library of each case (halo2d: hpart, mpi)
-  std::int64_t side = 0;           // cells per side (0: each case's default, halo2d 4096)
+  std::int64_t side = 0;           // cells per side (0: each case's default, below)
   int channels = 16;
 };
+
+// The cases' default sides: small, so that `--suite tensor` finishes in seconds on 2 cores
+// (the numbers in docs/benchmarks.md and docs/tensors.md were measured with --side2d 4096 for
+// halo2d and 2048 for conv2d: a 1 GiB field and ~4 s per conv call there).
+inline constexpr std::int64_t kDefaultHalo2dSide = 1024;
+inline constexpr std::int64_t kDefaultConv2dSide = 256;
 
 const char* tensor_case_names();  // "halo2d, ..."
 bool is_tensor_case(const std::string& name);

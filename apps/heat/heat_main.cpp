@@ -21,6 +21,7 @@
 #include "hpart/hpart.hpp"
 #include "redistribute.hpp"
 #include "serial_check.hpp"
+#include "thread_default.hpp"
 
 namespace hpart_heat {
 namespace {
@@ -54,7 +55,7 @@ using hpart_apps::cpu_clock;
 using hpart_apps::wall_clock;
 
 int run(const hpart::Comm& comm, const HeatOptions& o) {
-  if (o.threads > 0) omp_set_num_threads(o.threads);
+  const hpart_apps::ThreadChoice threads = hpart_apps::choose_threads(comm, o.threads);
   double (*const update_clock)() = o.clock == "cpu" ? cpu_clock : wall_clock;
   HeatProblem p;
   p.dim = o.dim;
@@ -64,7 +65,7 @@ int run(const hpart::Comm& comm, const HeatOptions& o) {
   p.radius = o.radius;
   p.steps = o.steps;
   HeatReport report(comm, o, p);
-  report.header();
+  report.header(threads.why);
 
   const auto me = static_cast<std::size_t>(comm.rank());
   std::vector<hpart::Box> boxes = slabs(p.domain(), comm.size());

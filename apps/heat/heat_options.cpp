@@ -54,7 +54,9 @@ std::optional<int> parse_heat_options(int argc, char** argv, int rank, HeatOptio
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--print-every", o.print_every, "print a line every k steps (and at every rebalance)")
       ->check(CLI::Range(1, 1 << 30))->capture_default_str();
-  app.add_option("--threads", o.threads, "OpenMP threads per rank (0 = OMP_NUM_THREADS / OpenMP's default)")
+  app.add_option("-t,--threads", o.threads,
+                 "OpenMP threads per rank (0 = OMP_NUM_THREADS if set, else the cores of this rank: its affinity "
+                 "mask, or the node's cores shared among the job's ranks there)")
       ->check(CLI::Range(0, 1024))->capture_default_str();
   app.add_option("--clock", o.clock,
                  "clock of the measured update times (the imbalance column): wall, or cpu = each rank's CPU time, "

@@ -17,7 +17,7 @@ struct HeatOptions {
   int work = 0;       // sub-steps per unit of cost; 0 = 160 in 2D, 80 in 3D
   double radius = 0;  // of the hot region, in domain sides; 0 = the default for dim
   int print_every = 10;
-  int threads = 0;    // OpenMP threads per rank; 0 = OpenMP's default (OMP_NUM_THREADS)
+  int threads = 0;    // OpenMP threads per rank; 0 = the default of thread_default.hpp
   std::string clock = "wall";  // of the measured update times: wall, or cpu (process CPU time)
   std::string json;
   bool quiet = false;

@@ -66,7 +66,7 @@ void HeatReport::write(const std::string& line) {
   std::fflush(json_);  // a killed run keeps the steps it measured
 }
 
-void HeatReport::header() const {
+void HeatReport::header(const std::string& threads_why) const {
   if (!printing()) return;
   const auto& p = problem_;
   const auto point = [&](const std::array<double, 3>& c) {
@@ -80,11 +80,11 @@ void HeatReport::header() const {
   std::printf("hpart-heat: %dD %lld^%d cells, %d steps; hot %s r=%.2f x%d moving %s -> %s; %d sub-steps/unit\n", p.dim,
               static_cast<long long>(p.n), p.dim, p.steps, p.dim == 3 ? "ball" : "disk", p.radius, p.hot,
               point(p.centre(0)).c_str(), point(p.centre(p.steps - 1)).c_str(), p.work);
-  std::printf("method %s, rebalance %s, %d ranks x %d threads; imbalance from %s time of the update\n",
+  std::printf("method %s, rebalance %s, %d ranks, %s; imbalance from %s time of the update\n",
               opts_.method.c_str(),
               opts_.rebalance_every > 0 ? ("every " + std::to_string(opts_.rebalance_every) + " steps").c_str()
                                         : "never (partitioned once at step 0)",
-              ranks_, threads_, opts_.clock == "cpu" ? "CPU" : "wall");
+              ranks_, threads_why.c_str(), opts_.clock == "cpu" ? "CPU" : "wall");
   std::printf("%6s %10s %10s %10s  %s\n", "step", "step_s", "imbalance", "predicted", "rebalance");
   std::fflush(stdout);
 }

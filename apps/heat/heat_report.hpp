@@ -50,7 +50,7 @@ class HeatReport {
   HeatReport(const HeatReport&) = delete;
   HeatReport& operator=(const HeatReport&) = delete;
 
-  void header() const;
+  void header(const std::string& threads_why) const;  // threads_why: thread_default.hpp's reason
   void step(const StepSample& s);  // rank 0: prints the line and writes the record
   void summary(const RunSummary& r);
 

@@ -19,6 +19,7 @@
 #include "particle_migration.hpp"
 #include "particles_options.hpp"
 #include "particles_report.hpp"
+#include "thread_default.hpp"
 
 namespace hpart_particles {
 namespace {
@@ -211,8 +212,9 @@ int run(const hpart::Comm& comm, const ParticlesOptions& o) {
   p.work = o.work;
   p.kappa = o.kappa;
   p.repulsion = o.repulsion;
+  const hpart_apps::ThreadChoice threads = hpart_apps::choose_threads(comm, o.threads);
   ParticlesReport report(comm, o, p);
-  report.header();
+  report.header(threads.why);
   Simulation sim(comm, o, p);
   return sim.run(report);
 }

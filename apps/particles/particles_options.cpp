@@ -66,6 +66,11 @@ std::optional<int> parse_particles_options(int argc, char** argv, int rank, Part
       ->check(CLI::Range(1, 1 << 30))
       ->capture_default_str();
   app.add_option("--verbose", o.verbose, "feedback: the Rebalancer's log level (rank 0, stderr)")->check(CLI::Range(0, 3));
+  app.add_option("-t,--threads", o.threads,
+                 "OpenMP threads per rank in hpart's calls (the force loop is serial). Default: OMP_NUM_THREADS if "
+                 "set, else the cores of this rank: its affinity mask, or the node's cores shared among the job's "
+                 "ranks there")
+      ->check(CLI::Range(1, 1024));
   app.add_option("--json", o.json, "write JSON Lines records (BENCH.md: suite app-particles) to this file");
   app.add_flag("--quiet", o.quiet, "print only the summary");
   app.add_flag("--check", o.check,

@@ -20,6 +20,7 @@ struct ParticlesOptions {
   int print_every = 20;
   std::string clock = "cpu";      // of the measured compute times: cpu (this process's) or wall
   int verbose = 0;                // the Rebalancer's decision log on rank 0
+  int threads = 0;                // OpenMP threads per rank of hpart's calls; 0 = thread_default.hpp's default
   std::string json;
   bool quiet = false;
   bool check = false;

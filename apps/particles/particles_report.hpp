@@ -55,7 +55,7 @@ class ParticlesReport {
   ParticlesReport(const ParticlesReport&) = delete;
   ParticlesReport& operator=(const ParticlesReport&) = delete;
 
-  void header() const;
+  void header(const std::string& threads_why) const;  // threads_why: thread_default.hpp's reason
   void step(const StepSample& s);
   void summary(const RunSummary& r);
 
@@ -63,7 +63,7 @@ class ParticlesReport {
   [[nodiscard]] bool printing() const { return rank_ == 0 && !opts_.quiet; }
   void write(const std::string& line);
 
-  int rank_ = 0, ranks_ = 1;
+  int rank_ = 0, ranks_ = 1, threads_ = 1;
   ParticlesOptions opts_;
   ParticlesProblem problem_;
   std::FILE* json_ = nullptr;

@@ -22,6 +22,7 @@
 #include "injection.hpp"
 #include "mpi_counters.hpp"
 #include "scaling_case.hpp"
+#include "thread_default.hpp"
 #if HPART_HAVE_TENSOR
 #include "hpart/tensor/kokkos_session.hpp"
 #endif
@@ -33,7 +34,7 @@ using hpart_scaling::ScalingCase;
 struct Options {
   std::string mode = "strong", size = "default", json, cases;
   int rounds = 5;
-  int threads = 0;  // 0: OMP_NUM_THREADS (or the OpenMP default)
+  int threads = 0;  // 0: thread_default.hpp's default (OMP_NUM_THREADS, else this rank's cores)
 };
 
 std::string compiler() {
@@ -63,7 +64,9 @@ std::optional<int> parse(int argc, char** argv, int rank, Options& o) {
   app.add_option("--size", o.size, "ci, small, default or large (volume 1/64, 1/8, 1, 8)")
       ->check(CLI::IsMember({"ci", "small", "default", "large"}));
   app.add_option("--rounds", o.rounds, "measured rounds after the cold one (>= 1)")->check(CLI::PositiveNumber);
-  app.add_option("--threads", o.threads, "OpenMP threads per rank (default: OMP_NUM_THREADS)")
+  app.add_option("-t,--threads", o.threads,
+                 "OpenMP threads per rank (default: OMP_NUM_THREADS if set, else the cores of this rank: its "
+                 "affinity mask, or the node's cores shared among the job's ranks there)")
       ->check(CLI::PositiveNumber);
   app.add_option("--cases", o.cases, "comma-separated case keys or case names (default: all; --list shows them)");
   app.add_option("--json", o.json, "JSON Lines output (one record per case; rank 0 writes)");
@@ -106,6 +109,8 @@ std::vector<std::string> selected(const std::string& spec) {
 }
 
 int run(const hpart::Comm& comm, const Options& o) {
+  // Before Kokkos starts: its OpenMP pool takes the thread count OpenMP has then.
+  const hpart_apps::ThreadChoice choice = hpart_apps::choose_threads(comm, o.threads);
 #if HPART_HAVE_TENSOR
   const hpart::tensor::KokkosSession kokkos;
 #endif
@@ -117,10 +122,10 @@ int run(const hpart::Comm& comm, const Options& o) {
   if (comm.rank() == 0 && !o.json.empty() && (out = std::fopen(o.json.c_str(), "w")) == nullptr)
     problem = "cannot write " + o.json;
   comm.agree(problem.empty() ? hpart::ErrorCode::ok : hpart::ErrorCode::io, problem);
-  if (o.threads > 0) omp_set_num_threads(o.threads);
   const bool reset_works = hpart_apps::peak_reset_works(comm.get());
   const int threads = omp_get_max_threads();
   const bool talk = comm.rank() == 0;
+  if (talk) std::printf("[scaling] np %d %s: %s\n", comm.size(), o.mode.c_str(), choice.why.c_str());
 
   std::vector<std::unique_ptr<ScalingCase>> cases;
   cases.push_back(hpart_scaling::make_floor_case(comm, sizes));

@@ -16,6 +16,7 @@
 #include "heat_samples.hpp"
 #include "heat_unet.hpp"
 #include "hpart/tensor/tensor.hpp"
+#include "thread_default.hpp"
 #include "train_options.hpp"
 
 namespace hpart_train {
@@ -32,7 +33,7 @@ ht::Mesh mesh_for(const std::string& kind, int size) {
 }
 
 template <class T, class Model>
-int train(const hpart::Comm& comm, const TrainOptions& o, Model& model) {
+int train(const hpart::Comm& comm, const TrainOptions& o, const std::string& threads_why, Model& model) {
   std::string problem;
   std::FILE* json = nullptr;
   if (comm.rank() == 0 && !o.json.empty()) {
@@ -54,11 +55,11 @@ int train(const hpart::Comm& comm, const TrainOptions& o, Model& model) {
   const int threads = omp_get_max_threads();
   if (comm.rank() == 0 && !o.quiet)
     std::printf("hpart-train: %lld^2 cells, %d ranks (mesh %dx%d), %s of %d convs, %d channels (%lld parameters), "
-                "%d heat steps, %s lr %g, %s\n",
+                "%d heat steps, %s lr %g, %s; %s\n",
                 static_cast<long long>(o.n), comm.size(), mesh.parts[ht::kAxisH], mesh.parts[ht::kAxisW], o.model.c_str(),
                 o.model == "unet" ? 3 : o.depth,
                 o.channels, static_cast<long long>(model.parameter_count()), o.heat_steps, o.optimizer.c_str(), o.lr,
-                o.precision.c_str());
+                o.precision.c_str(), threads_why.c_str());
   double first = 0, last = 0, total = 0;
   for (int s = 0; s < o.steps; ++s) {
     MPI_Barrier(comm.get());
@@ -105,13 +106,13 @@ int train(const hpart::Comm& comm, const TrainOptions& o, Model& model) {
 }
 
 template <class T>
-int run(const hpart::Comm& comm, const TrainOptions& o) {
+int run(const hpart::Comm& comm, const TrainOptions& o, const std::string& threads_why) {
   if (o.model == "unet") {
     HeatUnet<T> model(o.channels, o.seed);
-    return train<T>(comm, o, model);
+    return train<T>(comm, o, threads_why, model);
   }
   HeatCnn<T> model(o.channels, o.depth, o.seed);
-  return train<T>(comm, o, model);
+  return train<T>(comm, o, threads_why, model);
 }
 
 }  // namespace
@@ -128,10 +129,13 @@ int main(int argc, char** argv) {
     return *exit;
   }
   {
+    // Before Kokkos starts: its OpenMP pool takes the thread count OpenMP has then.
+    const hpart_apps::ThreadChoice threads = hpart_apps::choose_threads(hpart::Comm(MPI_COMM_WORLD), opts.threads);
     hpart::tensor::KokkosSession kokkos(argc, argv);
     try {
       const hpart::Comm comm(MPI_COMM_WORLD);
-      code = opts.precision == "float" ? hpart_train::run<float>(comm, opts) : hpart_train::run<double>(comm, opts);
+      code = opts.precision == "float" ? hpart_train::run<float>(comm, opts, threads.why)
+                                       : hpart_train::run<double>(comm, opts, threads.why);
     } catch (const hpart::Error& e) {
       if (rank == 0) std::fprintf(stderr, "hpart-train: %s\n", e.what());
       code = 2;

@@ -37,6 +37,10 @@ std::optional<int> parse_train_options(int argc, char** argv, int rank, TrainOpt
   app.add_option("--precision", o.precision, "double or float")->check(CLI::IsMember({"double", "float"}))->capture_default_str();
   app.add_option("--seed", o.seed, "data and weight seed")->capture_default_str();
   app.add_option("--json", o.json, "write one JSON Lines record per step (BENCH.md: suite app-train)");
+  app.add_option("-t,--threads", o.threads,
+                 "OpenMP threads per rank (default: OMP_NUM_THREADS if set, else the cores of this rank: its affinity "
+                 "mask, or the node's cores shared among the job's ranks there)")
+      ->check(CLI::Range(1, 1024));
   app.add_flag("--quiet", o.quiet, "print only the summary");
   try {
     app.parse(argc, argv);

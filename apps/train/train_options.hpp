@@ -20,6 +20,7 @@ struct TrainOptions {
   std::string precision = "double";
   std::uint64_t seed = 1;
   std::string json;
+  int threads = 0;            // OpenMP threads per rank; 0 = thread_default.hpp's default
   bool quiet = false;
 };
 

@@ -1,11 +1,14 @@
 #include "core/huge_pages.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <mutex>
 #include <new>
 #include <unordered_map>
+
+#include <omp.h>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -62,6 +65,32 @@ void advise_huge_pages(void* data, std::size_t bytes) noexcept {
   const auto p = reinterpret_cast<std::uintptr_t>(data);
   const std::uintptr_t first = (p + kHugePage - 1) & ~(kHugePage - 1), end = (p + bytes) & ~(kHugePage - 1);
   if (data != nullptr && end > first) (void)madvise(reinterpret_cast<void*>(first), end - first, MADV_HUGEPAGE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
+}
+
+void populate_in_parallel(void* data, std::size_t bytes) noexcept {
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+  // Below a few huge pages, a parallel region costs more than the faults it spreads.
+  if (data == nullptr || bytes < 2 * kHugePage || omp_get_max_threads() < 2) return;
+  const auto p = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t page = 4096, first = p & ~(page - 1), end = (p + bytes + page - 1) & ~(page - 1);
+#pragma omp parallel
+  {
+    const auto t = static_cast<std::uintptr_t>(omp_get_thread_num());
+    const auto T = static_cast<std::uintptr_t>(omp_get_num_threads());
+    // Shares cut at huge page boundaries, so that no 2 MiB page is faulted by two threads at once.
+    const auto cut = [&](std::uintptr_t k) {
+      if (k == 0) return first;
+      if (k == T) return end;
+      return std::max(first, (first + (end - first) / T * k) & ~(kHugePage - 1));
+    };
+    const std::uintptr_t lo = cut(t), hi = cut(t + 1);
+    // Advice only: a kernel without it (EINVAL) leaves the faults to the first writes.
+    if (hi > lo) (void)madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_WRITE);
+  }
 #else
   (void)data;
   (void)bytes;

@@ -124,7 +124,7 @@ Partition partition_checked(const Comm& comm, const PointSet& points, const Poin
   const std::vector<sfc::Order> splitters = sfc::find_splitters(comm, objects, search);
   const double search_seconds = search_clock.seconds();
 
-  std::vector<part_t> parts(n);
+  std::vector<part_t> parts = graphk::huge_advised_vector<part_t>(n);
   sfc::assign_parts(objects, splitters, search.first_bits, parts);
 
   Partition result = detail::summarise_partition(comm, std::move(parts), opts.parts, points.weights, points.ncon,
