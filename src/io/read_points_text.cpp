@@ -40,10 +40,14 @@ PointFile read_points_text(const Comm& comm, const std::string& path, int dim) {
   // The text is kept to name the line of a bad weight found after the columns are known.
   const std::string text = detail::read_rank_lines(comm, path);
   // A column header can only be the file's first record (data or header) line: the lowest
-  // rank holding one decides, and skips it when it is a header.
+  // rank holding one decides, and skips it when it is a header (elsewhere such a line is a
+  // comment, or a malformed point line).
   const long long record = detail::first_record_line(text);
-  const detail::ColumnHeader local_header =
-      record >= 0 ? detail::parse_column_header(detail::point_line_at(text, record)) : detail::ColumnHeader{};
+  int has_record = record >= 0 ? comm.rank() : INT_MAX, record_rank = INT_MAX;
+  MPI_Allreduce(&has_record, &record_rank, 1, MPI_INT, MPI_MIN, comm.get());
+  const detail::ColumnHeader local_header = record >= 0 && comm.rank() == record_rank
+                                                ? detail::parse_column_header(detail::point_line_at(text, record))
+                                                : detail::ColumnHeader{};
   const long long header_index = local_header.columns > 0 ? record : -1;
   // The values take up to ~4x the text's bytes ("1 2" lines); their growth is not estimated
   // beforehand (that would be a pass over the text), so running out is caught here instead.
@@ -70,8 +74,6 @@ PointFile read_points_text(const Comm& comm, const std::string& path, int dim) {
   if (first_rank != INT_MAX) MPI_Bcast(head, 2, MPI_LONG_LONG, first_rank, comm.get());
   const int columns = static_cast<int>(head[0]);
   // The header, from the lowest rank holding a record line: {columns (0: none), dim, file line}.
-  int has_record = record >= 0 ? comm.rank() : INT_MAX, record_rank = INT_MAX;
-  MPI_Allreduce(&has_record, &record_rank, 1, MPI_INT, MPI_MIN, comm.get());
   long long declared[3] = {local_header.columns, local_header.dim, before[0] + header_index + 1};
   if (record_rank != INT_MAX) MPI_Bcast(declared, 3, MPI_LONG_LONG, record_rank, comm.get());
   detail::ColumnHeader header;

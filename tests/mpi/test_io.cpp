@@ -593,6 +593,14 @@ TEST(TextIoHeaders, HeadersWithoutHashAfterBlankLinesOnAnyRank) {
   EXPECT_FALSE(f.weighted);
   EXPECT_TRUE(f.columns_declared);
   expect_file_order(c, f, 3);
+  // A header line anywhere else is no header: a malformed point line, or a comment. (After a
+  // long comment, "x y" is the first line of the last rank's byte range at np >= 2.)
+  const std::string late = "1 2\n# " + std::string(10000, 'c') + "\n";
+  write_file(c, path, late + "x y\n5 6\n");
+  expect_same_error(c, [&] { (void)hpart::read_points_text(comm, path); }, hpart::ErrorCode::io,
+                    ":3: value 1 'x' is not a number");
+  write_file(c, path, late + "# x y w\n5 6\n");
+  EXPECT_FALSE(hpart::read_points_text(comm, path).columns_declared);
   write_file(c, path, "# x y z w\n1 2 3 4\n5 6 7\n");
   expect_same_error(c, [&] { (void)hpart::read_points_text(comm, path); }, hpart::ErrorCode::io,
                     ":3: has 3 values, but line 2 has 4");
