@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "file_workflows.hpp"
 #include "hpart/graph.hpp"
@@ -48,7 +49,7 @@ int evaluate_input(const hpart::Comm& comm, const EvaluateArgs& a) {
   InputParts ip = read_input_parts(comm, in, a.files[1], a.parts);
   const std::vector<double> weights = in.weights();
   // The same measurement as the partitioners' results: evaluate_partition (and graph_metrics).
-  const hpart::Partition p = hpart::evaluate_partition(comm, ip.parts, ip.num_parts, weights, in.ncon());
+  const hpart::Partition p = hpart::evaluate_partition(comm, std::move(ip.parts), ip.num_parts, weights, in.ncon());
   hpart::GraphMetrics cut;
   if (in.is_graph()) cut = hpart::graph_metrics(comm, in.graph.view(), p.parts, p.num_parts);
   if (comm.rank() != 0 || a.quiet) return exit_ok;
