@@ -7,7 +7,8 @@
 #   METIS  graph partitioning (GraphMethod::graph's initial partition, GraphMethod::metis, the
 #          grid hierarchy's node cut, repartition_graph, the Rebalancer on graphs)
 #   HDF5   parallel HDF5 + XDMF readers and writers (hpart/hdf5.hpp)
-#   PNG    the partition pictures (write_partition_png, write_grid_partition_png)
+#   PNG    the partition pictures (write_partition_png, write_grid_partition_png,
+#          write_graph_partition_png), drawn with cairo
 #   hwloc  NUMA domains in detect_topology
 # Without one, the calls that need it throw hpart::Error on every rank ("hpart was built without
 # X: ... needs it; reconfigure with -DHPART_WITH_X=ON"), and the apps and tests that need it are
@@ -55,13 +56,23 @@ if(NOT HPART_WITH_HDF5 STREQUAL "OFF")
 endif()
 _hpart_dependency_result(HDF5 "${HPART_HAVE_HDF5}" "${HPART_HDF5_LIBRARIES}" "Debian: libhdf5-openmpi-dev")
 
+# PNG, the feature "can draw pictures": cairo (pkg-config cairo), which draws the title, legend and
+# labels with a real font (fontconfig + FreeType inside cairo) and writes the PNG itself. Linked by
+# path as METIS is, so a static hpart's package needs nothing found at the user's link.
 if(NOT HPART_WITH_PNG STREQUAL "OFF")
-  find_package(PNG)
-  if(PNG_FOUND)
+  find_package(PkgConfig QUIET)
+  if(PKG_CONFIG_FOUND)
+    pkg_check_modules(HPART_CAIRO QUIET cairo)
+  endif()
+  if(HPART_CAIRO_FOUND AND HPART_CAIRO_LINK_LIBRARIES)
     set(HPART_HAVE_PNG ON)
   endif()
 endif()
-_hpart_dependency_result(PNG "${HPART_HAVE_PNG}" "${PNG_LIBRARIES}" "Debian: libpng-dev")
+_hpart_dependency_result(PNG "${HPART_HAVE_PNG}" "${HPART_CAIRO_LINK_LIBRARIES}" "Debian: libcairo2-dev")
+if(NOT HPART_HAVE_PNG)
+  set(HPART_CAIRO_INCLUDE_DIRS "")
+  set(HPART_CAIRO_LINK_LIBRARIES "")
+endif()
 
 # hwloc: linked by path as METIS is.
 if(NOT HPART_WITH_HWLOC STREQUAL "OFF")

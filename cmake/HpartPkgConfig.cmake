@@ -4,7 +4,7 @@
 #                 OpenMP, and C++20 is the C++ user's own flag
 #   Libs:         -lhpart and MPI's C library: a shared libhpart carries everything else
 #   Libs.private: for a static libhpart (pkg-config --static): the optional dependencies this build
-#                 enabled (METIS, HDF5, PNG, hwloc), OpenMP's runtime and the C++ runtime (a C
+#                 enabled (METIS, HDF5, PNG (cairo), hwloc), OpenMP's runtime and the C++ runtime (a C
 #                 program linked with mpicc does not get libstdc++ by itself)
 # Libraries are written as -L<dir> -l<name>, without -L for the compiler's own directories.
 
@@ -71,7 +71,7 @@ if(HPART_HAVE_HDF5)
   _hpart_pc_link_flags(_pc_private ${HPART_HDF5_LIBRARIES})
 endif()
 if(HPART_HAVE_PNG)
-  _hpart_pc_link_flags(_pc_private ${PNG_LIBRARIES})
+  _hpart_pc_link_flags(_pc_private ${HPART_CAIRO_LINK_LIBRARIES})
 endif()
 if(HPART_HAVE_HWLOC)
   _hpart_pc_link_flags(_pc_private ${HPART_HWLOC_LIBRARY})

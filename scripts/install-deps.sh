@@ -11,6 +11,7 @@ packages=(
   libtrilinos-zoltan-dev libptscotch-dev libscotch-dev   # Zoltan (baseline only) links only with PT-Scotch
   libgtest-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libpng-dev
+  libcairo2-dev fonts-dejavu-core                      # the pictures (feature PNG): drawing, text, PNG files
   libhwloc-dev                                         # NUMA domains in detect_topology (optional)
   gfortran                                             # the Fortran module and its tests (optional)
   libscotchparmetis-dev                                # PT-Scotch's ParMETIS layer: baseline of scripts/bench_parmetis.py only

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hpart/comm.hpp"
+#include "hpart/graph_arrays.hpp"
 #include "hpart/grid.hpp"
 #include "hpart/point_set.hpp"
 #include "hpart/types.hpp"
@@ -81,19 +82,63 @@ std::vector<part_t> read_parts_text(const Comm& comm, const std::string& path, l
 // Every rank holding points must pass the same dim and give weights alike (all or none).
 void write_points_text(const Comm& comm, const std::string& path, const PointSet& points);
 
-// Draws the points coloured by part into a PNG on rank 0 (white background; parts get
-// well-separated hues). 3D points are projected onto the two axes of largest extent. The
-// image's longer side has `max_side` pixels; the other follows the bounding box's aspect.
-// Memory: one max_side^2 pixel buffer per rank, reduced onto rank 0, never the points.
-// Every part id must be in [0, num_parts); points may span any finite range (up to +-1.8e308).
+// --- Pictures (PNG, drawn with cairo; the build feature PNG) -----------------------------------
+// Every picture is drawn the same way: each rank rasterises its own objects into a pixel buffer
+// of (layer, depth, part) keys, a MAX reduction merges the buffers onto rank 0 (so the picture is
+// the same bytes at any rank count, and no rank ever holds all the objects), and rank 0 colours
+// and writes it. Parts get colours from a palette of well-separated colours, chosen by a greedy
+// colouring (DSatur) of the parts that touch in the picture (graphs: that share a cut edge), so
+// neighbouring parts never share a colour; non-adjacent parts may. 3D objects are shown as
+// sections: the thinnest axis is cut into up to 4 slabs, and a montage of panels, each labelled
+// with its position ("z = 0.375"), shows the section through each slab's middle.
+// Without the PNG feature every picture writer throws ErrorCode::unsupported ("hpart was built
+// without PNG") on every rank, after its arguments are checked.
+struct PictureOptions {
+  int max_side = 1024;                // pixels on the longer side of the drawing area, in [16, 8192]
+  std::string title;                  // a line above the drawing ("" = none)
+  std::vector<std::string> legend;    // lines under the title, e.g. "16 parts  imbalance 0.029  cut 1234"
+  std::span<const int> node_of_part;  // grids: node of each part (num_parts values, >= 0), drawn as
+                                      // thick dark lines between nodes; empty: part lines only
+};
+// A header (title, legend lines, and a swatch with the part number of each colour when K <= 32)
+// is drawn above the drawing when the title or a legend line is given; without them the picture
+// is the drawing alone (max_side on its longer side). Every field must be the same on every rank
+// (compared, like the other arguments, before anything is drawn). The header is at least 480
+// pixels wide (a narrow drawing is centred under it).
+
+// Draws the points coloured by part into a PNG on rank 0 (white background). 2D: the points as
+// dots (larger when they are sparse); 3D: sections, see above. The drawing's longer side has
+// `max_side` pixels; the other follows the bounding box's aspect. Memory: one max_side^2 buffer
+// of 8-byte keys per rank, reduced onto rank 0, never the points. Every part id must be in
+// [0, num_parts); points may span any finite range (up to +-1.8e308).
+void write_partition_png(const Comm& comm, const std::string& path, const PointSet& points,
+                         std::span<const part_t> parts, int num_parts, const PictureOptions& options);
 void write_partition_png(const Comm& comm, const std::string& path, const PointSet& points,
                          std::span<const part_t> parts, int num_parts, int max_side = 1024);
 
-// Draws a grid partition into a PNG on rank 0: one pixel per cell (grids longer than max_side
-// are sampled, short ones magnified), coloured by part, with part edges darkened; 3D grids show
-// their middle z slice. Rank 0 asks p's locator for the part of each pixel's cell, so no rank
-// ever holds the cells (memory: the picture).
+// Draws a grid partition into a PNG on rank 0, filling the drawing (grids longer than max_side
+// are sampled, shorter ones magnified), coloured by part, with thin dark lines between parts and,
+// given options.node_of_part (one node per part: num_parts values), thick black lines between
+// parts on different nodes (hierarchies: HierGridPartition::node_of_part). 3D grids: sections
+// through up to 4 cell layers of the thinnest axis, each panel labelled with its layer. Rank 0
+// asks p's locator for the part of each pixel's cell, so no rank ever holds the cells (memory:
+// the picture).
+void write_grid_partition_png(const Comm& comm, const std::string& path, const Grid& grid, const GridPartition& p,
+                              const PictureOptions& options);
 void write_grid_partition_png(const Comm& comm, const std::string& path, const Grid& grid, const GridPartition& p,
                               int max_side = 1024);
+
+// Draws a partitioned graph into a PNG on rank 0 at its vertices' coordinates: edges inside a
+// part in the part's colour, cut edges thin grey, vertices as dots in a darker shade of their
+// part's colour (larger when the graph is sparse on the picture). `coords` holds one point per
+// local vertex (coords.size() == graph.local_vertices(), dim 2 or 3; a Graph with coordinates
+// passes PointSet{.coords = g.coords, .dim = g.dim}). The coordinates and parts of off-rank
+// neighbours come from one ghost exchange, and an edge between ranks is drawn by both ends
+// identically, so the picture is the same at any rank count. 3D: sections as for points (an
+// edge is drawn in a slab when both its ends lie in it). Collective; validates the graph
+// (validate_graph) and the parts (one per local vertex, in [0, num_parts)); the colouring
+// gathers each rank's distinct pairs of parts joined by a cut edge on rank 0.
+void write_graph_partition_png(const Comm& comm, const std::string& path, const Graph& graph, const PointSet& coords,
+                               std::span<const part_t> parts, int num_parts, const PictureOptions& options = {});
 
 }  // namespace hpart

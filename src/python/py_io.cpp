@@ -177,36 +177,72 @@ void bind_writers(py::module_& m) {
       io_docs::kWriteGridPartitionH5);
 }
 
+namespace picture_hint {
+struct Lines {
+  static constexpr auto name = py::detail::const_name("list[str]");
+};
+struct IntList {
+  static constexpr auto name = py::detail::const_name("list[int]");
+};
+}  // namespace picture_hint
+using LinesArg = Hinted<picture_hint::Lines>;
+using IntListArg = Hinted<picture_hint::IntList>;
+
+// The items of a list or tuple (not a str) as T, each checked by value_of.
+template <class T>
+std::vector<T> list_of(Args& args, const py::handle& v, const char* name) {
+  std::vector<T> out;
+  if (!py::isinstance<py::list>(v) && !py::isinstance<py::tuple>(v)) {
+    args.need(false, std::string(name) + " must be a list or tuple, got " + type_name(v));
+    return out;
+  }
+  for (const py::handle item : v) out.push_back(value_of<T>(args, item, name));
+  return out;
+}
+
+// The keywords every picture writer takes, as PictureOptions (node_of_part: the caller's vector,
+// which must outlive the options).
+PictureOptions picture_options(Args& args, const py::object& max_side, const py::object& title,
+                               const py::object& legend) {
+  PictureOptions o;
+  o.max_side = value_of<int>(args, max_side, "max_side");
+  o.title = value_of<std::string>(args, title, "title");
+  o.legend = list_of<std::string>(args, legend, "legend");
+  return o;
+}
+
 void bind_pictures(py::module_& m) {
   m.def(
       "write_partition_png",
       [](const PathArg& path, const ArrayArg& coords, const ArrayArg& parts, const IntArg& num_parts,
-         const IntArg& max_side,
-         const CommArg& comm) {
+         const IntArg& max_side, const StrArg& title, const LinesArg& legend, const CommArg& comm) {
         FileCall f("hpart.write_partition_png", comm, path);
         Args& args = f.args;
         const PointSet ps = point_set(args, coords, py::none(), py::none());
         const auto p = per_object<part_t>(args, parts, "parts", static_cast<std::size_t>(rows_of(coords)), "points");
         const int k = value_of<int>(args, num_parts, "num_parts");
-        const int side = value_of<int>(args, max_side, "max_side");
+        const PictureOptions o = picture_options(args, max_side, title, legend);
         args.agreed(f.c);
-        unlocked([&] { write_partition_png(f.c, f.path, ps, p, k, side); });
+        unlocked([&] { write_partition_png(f.c, f.path, ps, p, k, o); });
       },
       py::arg("path"), py::arg("coords"), py::arg("parts"), py::arg("num_parts"), py::kw_only(),
-      py::arg("max_side") = 1024, py::arg("comm") = py::none(),
+      py::arg("max_side") = 1024, py::arg("title") = "", py::arg("legend") = py::list(), py::arg("comm") = py::none(),
       io_docs::kWritePartitionPng);
   m.def(
       "write_grid_partition_png",
       [](const PathArg& path, const GridArg& grid, const GridPartitionArg& partition, const IntArg& max_side,
-         const CommArg& comm) {
+         const StrArg& title, const LinesArg& legend, const IntListArg& node_of_part, const CommArg& comm) {
         FileCall f("hpart.write_grid_partition_png", comm, path);
         Args& args = f.args;
         const GridAndPartition gp = grid_partition_arg(args, grid, partition);
-        const int side = value_of<int>(args, max_side, "max_side");
+        PictureOptions o = picture_options(args, max_side, title, legend);
+        const std::vector<int> nodes = node_of_part.is_none() ? std::vector<int>{} : list_of<int>(args, node_of_part, "node_of_part");
+        o.node_of_part = nodes;
         args.agreed(f.c);
-        unlocked([&] { write_grid_partition_png(f.c, f.path, gp.grid, *gp.partition, side); });
+        unlocked([&] { write_grid_partition_png(f.c, f.path, gp.grid, *gp.partition, o); });
       },
       py::arg("path"), py::arg("grid"), py::arg("partition"), py::kw_only(), py::arg("max_side") = 1024,
+      py::arg("title") = "", py::arg("legend") = py::list(), py::arg("node_of_part") = py::none(),
       py::arg("comm") = py::none(),
       io_docs::kWriteGridPartitionPng);
   m.def("xdmf_path", &xdmf_path, py::arg("path"), io_docs::kXdmfPath);

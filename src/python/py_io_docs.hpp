@@ -172,9 +172,12 @@ Example
 >>> hpart.write_grid_partition_h5("grid.h5", grid, p)
 )doc";
 
-inline constexpr const char* kWritePartitionPng = R"doc(Draw the points coloured by part into a PNG on rank 0 (3-D: the two widest axes).
+inline constexpr const char* kWritePartitionPng = R"doc(Draw the points coloured by part into a PNG on rank 0.
 
-Collective. hpart.Error(unsupported) when hpart was built without PNG.
+Collective. Parts that touch get different colours; 3-D points are shown as sections through 4
+slabs of their thinnest axis, each panel labelled. With a title or legend lines, a header shows
+them and, for up to 32 parts, a swatch per part. The same picture for any number of ranks.
+hpart.Error(unsupported) when hpart was built without PNG.
 
 Parameters
 ----------
@@ -182,29 +185,38 @@ path : str or os.PathLike, the same on every rank
 coords : float64 (n, 2) or (n, 3), this rank's points
 parts : int32 (n,)
 num_parts : int
-max_side : int, the picture's longer side in pixels (default 1024)
+max_side : int, the drawing's longer side in pixels (default 1024)
+title : str, a line above the drawing (default: none)
+legend : list of str, lines under the title (default: none)
 comm : mpi4py.MPI.Comm, optional
 
 Example
 -------
->>> hpart.write_partition_png("pts.png", xyz, p.parts, p.num_parts, max_side=512)
+>>> hpart.write_partition_png("pts.png", xyz, p.parts, p.num_parts, max_side=512,
+...                           title="pts.txt, 16 parts", legend=[f"imbalance {p.imbalance[0]:.3f}"])
 )doc";
 
 inline constexpr const char* kWriteGridPartitionPng = R"doc(Draw a grid partition into a PNG on rank 0.
 
-Collective. One pixel per cell, part edges darkened; 3-D: the middle z slice.
+Collective. The grid fills the drawing, parts coloured so that touching ones differ, thin dark lines
+between parts and, given node_of_part, thick black lines between parts on different nodes (a
+hierarchical partition: node_of_part=p.node_of_part). 3-D: sections through 4 cell layers of the
+thinnest axis, each panel labelled. Title and legend as for write_partition_png.
 
 Parameters
 ----------
 path : str or os.PathLike, the same on every rank
 grid : hpart.Grid the partition was made of
 partition : hpart.GridPartition
-max_side : int, the picture's longer side in pixels (default 1024)
+max_side : int, the drawing's longer side in pixels (default 1024)
+title : str, a line above the drawing (default: none)
+legend : list of str, lines under the title (default: none)
+node_of_part : list of int, the node of every part (default: no node lines)
 comm : mpi4py.MPI.Comm, optional
 
 Example
 -------
->>> hpart.write_grid_partition_png("grid.png", grid, p)
+>>> hpart.write_grid_partition_png("grid.png", grid, p, title="hier, 2 nodes", node_of_part=p.node_of_part)
 )doc";
 
 inline constexpr const char* kXdmfPath = R"doc(The XDMF file the HDF5 writers put next to `path` (its extension replaced by .xmf).

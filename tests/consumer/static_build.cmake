@@ -3,8 +3,8 @@
 # A static hpart (BUILD_SHARED_LIBS=OFF) with the optional dependencies this machine has: the
 # library alone is built (-j1; no apps, no tests), installed into BUILD/prefix, and then used as a
 # user would:
-#   - examples/consumer (C++) with find_package(hpart): the package finds PNG and HDF5 for the
-#     static library's link;
+#   - examples/consumer (C++) with find_package(hpart): the package finds HDF5 for the static
+#     library's link (METIS, hwloc and cairo, the pictures, are linked by path);
 #   - tests/consumer/c_only (a LANGUAGES C project) with find_package: the package adds OpenMP's
 #     and the C++ runtime;
 #   - examples/consumer/main.cpp with mpicxx and tests/consumer/version_check.c with mpicc, each

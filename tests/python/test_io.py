@@ -130,6 +130,17 @@ def test_pictures():
         COMM.Barrier()
         for f in (png, gpng):
             assert open(f, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+        # A title and legend add a header (at least 480 pixels wide); node lines need a node per part.
+        titled = os.path.join(d, "titled.png")
+        hpart.write_grid_partition_png(titled, g, hpart.partition_grid(g, 4), max_side=64, title="grid",
+                                       legend=["4 parts", "2 nodes"], node_of_part=[0, 0, 1, 1])
+        COMM.Barrier()
+        width = int.from_bytes(open(titled, "rb").read(24)[16:20], "big")
+        assert width >= 480
+        with pytest.raises(hpart.Error, match="legend must be a list or tuple, got str"):
+            hpart.write_partition_png(png, xyz, p.parts, 4, legend="one line")
+        with pytest.raises(hpart.Error, match="node_of_part has 3 values for 4 parts"):
+            hpart.write_grid_partition_png(gpng, g, hpart.partition_grid(g, 4), node_of_part=[0, 0, 1])
 
 
 def test_evaluate_partition_equals_the_partitioners_numbers():
