@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bench_record.hpp"
+#include "dump_parts.hpp"
 #include "hpart/comm.hpp"
 #include "hpart/error.hpp"
 #include "hpart/version.hpp"

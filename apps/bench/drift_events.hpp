@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bench_record.hpp"
+#include "dump_parts.hpp"
 #include "hpart/comm.hpp"
 #include "hpart/types.hpp"
 #include "repart_suite.hpp"

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "call_measurement.hpp"
+#include "dump_parts.hpp"
 #include "hpart/hpart.hpp"
 #include "progress.hpp"
 

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "call_measurement.hpp"
+#include "dump_parts.hpp"
 #include "graph_generators.hpp"
 #include "hpart/graph.hpp"
 #include "progress.hpp"

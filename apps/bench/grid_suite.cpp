@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "call_measurement.hpp"
+#include "dump_parts.hpp"
 #include "grid_generators.hpp"
 #include "hpart/hpart.hpp"
 #include "graph_hier_case.hpp"

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "call_measurement.hpp"
+#include "dump_parts.hpp"
 #include "hpart/hpart.hpp"
 #include "patch_generators.hpp"
 #include "progress.hpp"

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "call_measurement.hpp"
+#include "dump_parts.hpp"
 #include "floor_baseline.hpp"
 #include "hpart/hpart.h"
 #include "hpart/partition.hpp"

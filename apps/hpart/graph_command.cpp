@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "hpart/graph.hpp"
 #include "hpart/hpart.hpp"
+#include "json_record.hpp"
 
 namespace hpart_cli {
 
@@ -46,6 +47,12 @@ int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args, Inpu
       heaviest = std::max(heaviest, w), total += w;
     }
     balanced = warn_if_unbalanced(comm, p, heaviest, total, "hpart partition");
+  }
+  {
+    hpart_bench::Record r = base_record(comm, in.path, args.method, in.global_count(), p);
+    r.edge_cut = static_cast<long long>(p.cut.edge_cut);
+    r.comm_volume = static_cast<long long>(p.cut.comm_volume);
+    append_record(comm, args.run, r);
   }
   if (!args.out.empty() && is_hdf5_path(args.out)) {
     // The vertex ids (file order) and, with --coords, the coordinates: the .xmf shows the

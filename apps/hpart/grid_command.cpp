@@ -13,6 +13,7 @@
 #include "thread_default.hpp"
 #include "grid_generators.hpp"
 #include "hpart/hpart.hpp"
+#include "json_record.hpp"
 
 namespace hpart_cli {
 namespace {
@@ -86,6 +87,12 @@ int run_grid(const hpart::Comm& comm, GridArgs args) {
   std::size_t most = 0;
   for (const auto& v : n.of_part) most = std::max(most, v.size());
   const hpart::LevelVolumes levels = hier ? hpart::level_volumes(n, node_of_part) : hpart::LevelVolumes{};
+  {
+    hpart_bench::Record r = base_record(comm, args.h5.empty() ? "grid" : args.h5, args.method, p->metrics.objects, *p);
+    r.comm_volume = static_cast<long long>(n.halo_volume);
+    if (hier) r.internode_volume = static_cast<long long>(levels.internode);
+    append_record(comm, args.run, r);
+  }
   if (comm.rank() == 0 && !args.run.quiet) {
     std::string extent = std::to_string(g.extent[0]);
     for (int d = 1; d < g.dim; ++d) extent.append(1, 'x').append(std::to_string(g.extent[static_cast<std::size_t>(d)]));

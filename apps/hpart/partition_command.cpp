@@ -13,6 +13,7 @@
 #include "thread_default.hpp"
 #include "hpart/hdf5.hpp"
 #include "hpart/hpart.hpp"
+#include "json_record.hpp"
 
 namespace hpart_cli {
 namespace {
@@ -112,6 +113,7 @@ int run_points_partition(const hpart::Comm& comm, const PartitionArgs& args, con
   for (const double w : file.weights) heaviest = std::max(heaviest, w), total += w;
   if (!file.weighted) total = static_cast<double>(file.size());
   const bool balanced = warn_if_unbalanced(comm, p, heaviest, total, "hpart partition");
+  append_record(comm, args.run, base_record(comm, in.path, args.method, in.global_count(), p));
 
   if (!args.out.empty() && is_hdf5_path(args.out)) {
     // With the points (and their ids), so the file reads back and opens in ParaView via its .xmf.

@@ -1,6 +1,7 @@
 #pragma once
 // Benchmark records in the format of BENCH.md: one JSON object per line (JSON Lines) in the
 // --json file, and an aligned table on rank 0's stdout. Fields that do not apply are absent.
+// Shared by hpart-bench and the hpart CLI's --json, so both write the same fields the same way.
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -8,10 +9,6 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
-
-namespace hpart {
-class Comm;  // hpart/comm.hpp (declared only: this header stays free of MPI)
-}
 
 namespace hpart_bench {
 
@@ -65,22 +62,5 @@ class RecordSink {
   std::string open_error_;
   std::vector<Record> records_;
 };
-
-// --dump-parts DIR: the part vectors of hpart's own methods, written so that two builds can be
-// compared byte for byte (scripts/compare_parts.py). Defined in bench_main.cpp, which sets the
-// directory once before any suite runs; "" (the default) turns dumping off.
-void set_dump_dir(const std::string& dir);
-bool dumping_parts();
-
-// Collective over `comm` while dumping, a no-op otherwise. Gathers `local` (this rank's part ids)
-// to rank 0 in rank order (MPI_Gatherv) and writes them there as raw int32 (native byte order),
-// the global order being the rank-order concatenation of the local parts, to
-//   DIR/<suite>.<case>.<library>-<method>.k<parts>.np<ranks>[.e<event>].parts
-// event >= 0 for multi-event scenarios (repart: 0 = the initial partition, k = the k-th
-// rebalance), -1 otherwise. Characters other than [A-Za-z0-9_+-] in the fields become '_'. A
-// name written twice in one run, or a failed write, is an error on every rank.
-void dump_parts(const hpart::Comm& comm, const std::string& suite, const std::string& case_name,
-                const std::string& library, const std::string& method, int parts, const std::vector<std::int32_t>& local,
-                int event = -1);
 
 }  // namespace hpart_bench
