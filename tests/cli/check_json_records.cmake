@@ -1,0 +1,20 @@
+# cmake -DFILE=... -DCOUNT=n "-DFIELDS=a;b" -P check_json_records.cmake
+# A --json file of n BENCH.md records (JSON Lines), each an object holding every field of FIELDS
+# with suite "cli" and library "hpart".
+file(STRINGS ${FILE} lines)
+list(LENGTH lines count)
+if(NOT count EQUAL COUNT)
+  message(FATAL_ERROR "${FILE} holds ${count} records, expected ${COUNT}")
+endif()
+foreach(line IN LISTS lines)
+  string(JSON suite ERROR_VARIABLE err GET "${line}" suite)
+  if(err OR NOT suite STREQUAL "cli")
+    message(FATAL_ERROR "not a cli record: ${line}")
+  endif()
+  foreach(field IN LISTS FIELDS)
+    string(JSON value ERROR_VARIABLE err GET "${line}" ${field})
+    if(err)
+      message(FATAL_ERROR "record without '${field}': ${line}")
+    endif()
+  endforeach()
+endforeach()
