@@ -2,6 +2,8 @@
 // `hpart partition` and `hpart grid` report with (evaluate_partition, graph_metrics,
 // grid_neighbours), printed in the same columns, so the numbers of a partition written by either
 // come back identical.
+#include <mpi.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -11,6 +13,7 @@
 #include "hpart/graph.hpp"
 #include "hpart/hdf5.hpp"
 #include "hpart/hpart.hpp"
+#include "json_record.hpp"
 
 namespace hpart_cli {
 namespace {
@@ -45,14 +48,23 @@ int evaluate_input(const hpart::Comm& comm, const EvaluateArgs& a) {
   const InputKind kind = detect_kind(comm, spec);
   spec.kind = to_string(kind);
   reject_for_kind(*a.cmd, kind, spec.path);
+  check_writable(comm, {{a.run.json, "the --json records"}});
   const Input in = read_input(comm, spec);
+  const double t0 = MPI_Wtime();
   InputParts ip = read_input_parts(comm, in, a.files[1], a.parts);
   const std::vector<double> weights = in.weights();
   // The same measurement as the partitioners' results: evaluate_partition (and graph_metrics).
   const hpart::Partition p = hpart::evaluate_partition(comm, std::move(ip.parts), ip.num_parts, weights, in.ncon());
   hpart::GraphMetrics cut;
   if (in.is_graph()) cut = hpart::graph_metrics(comm, in.graph.view(), p.parts, p.num_parts);
-  if (comm.rank() != 0 || a.quiet) return exit_ok;
+  {
+    // time_s: reading the part file and measuring it (there is no partition call to time).
+    hpart_bench::Record r = base_record(comm, in.path, "evaluate", in.global_count(), p);
+    r.time_s = comm.max(MPI_Wtime() - t0);
+    if (in.is_graph()) r.edge_cut = static_cast<long long>(cut.edge_cut), r.comm_volume = static_cast<long long>(cut.comm_volume);
+    append_record(comm, a.run, r);
+  }
+  if (comm.rank() != 0 || a.run.quiet) return exit_ok;
   std::printf("hpart evaluate: %s: %s; parts from %s\n", in.path.c_str(), in.describe().c_str(), a.files[1].c_str());
   if (in.is_graph()) {
     std::printf("%6s %10s %12s %10s %6s %10s\n", "parts", "edge_cut", "comm_volume", "imbalance", "empty", "boundary");
@@ -76,10 +88,12 @@ int evaluate_grid(const hpart::Comm& comm, const EvaluateArgs& a) {
   for (const char* option : {"--kind", "--format", "--dim"})
     reject_option(*a.cmd, option, "grid", a.grid, "point and graph files");
   const std::string parts_path = a.files.empty() ? a.grid : a.files[0];
+  check_writable(comm, {{a.run.json, "the --json records"}});
   std::string cost;
   const hpart::GridField field = read_grid_field(comm, a.grid, a.dataset, a.cmd->count("--dataset") > 0, cost);
+  const double t0 = MPI_Wtime();
   const hpart::GridPartition p = hpart::read_grid_partition_h5(comm, parts_path, field.grid, a.parts);
-  if (comm.rank() == 0 && !a.quiet) {
+  if (comm.rank() == 0 && !a.run.quiet) {
     std::string extent = std::to_string(field.grid.extent[0]);
     for (int d = 1; d < field.grid.dim; ++d) extent += "x" + std::to_string(field.grid.extent[static_cast<std::size_t>(d)]);
     std::printf("hpart evaluate: %s: %s cells, %s; parts from %s (%s)\n", a.grid.c_str(), extent.c_str(), cost.c_str(),
@@ -87,7 +101,13 @@ int evaluate_grid(const hpart::Comm& comm, const EvaluateArgs& a) {
   }
   // Halo traffic as `hpart grid` reports it: from the boxes of box-shaped parts, else from the cells.
   const hpart::GridNeighbours n = hpart::grid_neighbours(comm, field.grid, p, a.halo);
-  if (comm.rank() != 0 || a.quiet) return exit_ok;
+  {
+    hpart_bench::Record r = base_record(comm, parts_path, "evaluate", p.metrics.objects, p);
+    r.time_s = comm.max(MPI_Wtime() - t0);
+    r.comm_volume = static_cast<long long>(n.halo_volume);
+    append_record(comm, a.run, r);
+  }
+  if (comm.rank() != 0 || a.run.quiet) return exit_ok;
   std::size_t most = 0;
   for (const auto& of : n.of_part) most = std::max(most, of.size());
   std::printf("%6s %14s %10s %6s %12s %10s\n", "parts", "cells", "imbalance", "empty", "halo_cells", "max_nbrs");
@@ -122,7 +142,8 @@ CLI::App* add_evaluate(CLI::App& app, EvaluateArgs& a) {
   cmd->add_option("--dataset", a.dataset, "the cost dataset of --grid")->capture_default_str();
   cmd->add_option("--halo", a.halo, "grids: halo width of the neighbour counts")->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
-  cmd->add_flag("-q,--quiet", a.quiet, "print nothing on success");
+  cmd->add_option("--json", a.run.json, "append one record (BENCH.md fields; method evaluate) to FILE");
+  cmd->add_flag("-q,--quiet", a.run.quiet, "print nothing on success");
   return cmd;
 }
 

@@ -26,7 +26,7 @@ struct EvaluateArgs {
   std::string dataset = "/cost";   // the cost dataset of --grid
   int halo = 1;                    // grids: halo width of the neighbour counts
   int parts = 0;                   // -k: K (0: the largest part id + 1)
-  bool quiet = false;
+  RunArgs run;                     // --json, --quiet (evaluate runs no partitioner: no -t, --strict)
   const CLI::App* cmd = nullptr;   // which options were given
 };
 CLI::App* add_evaluate(CLI::App& app, EvaluateArgs& a);
@@ -48,7 +48,7 @@ struct RepartitionArgs {
   const CLI::App* cmd = nullptr;
 };
 CLI::App* add_repartition(CLI::App& app, RepartitionArgs& a);
-int run_repartition(const hpart::Comm& comm, const RepartitionArgs& a);
+int run_repartition(const hpart::Comm& comm, RepartitionArgs a);
 
 // --- shared by both (file_workflows.cpp) -------------------------------------------------------
 

@@ -99,9 +99,9 @@ void add_partition(CLI::App& app, hpart_cli::PartitionArgs& a) {
       ->check(CLI::IsMember({"hilbert", "morton", "graph", "metis", "geometric+refine"}));
   hpart_cli::add_balance_options(*cmd, a.balance, "default 0.001 for points, 0.03 for graphs");
   cmd->add_option("--dim", a.dim,
-                  "points: 2 or 3 (default: from the file's header line '# x y w', else its columns: 2 = x y, "
+                  "points: 2 or 3 (default, or 0: from the file's header line '# x y w', else its columns: 2 = x y, "
                   "4 = x y z w; 3 columns are x y z or x y w, so such a file needs a header or --dim)")
-      ->check(CLI::IsMember({2, 3}));
+      ->check(CLI::IsMember({0, 2, 3}));
   cmd->add_option("--coords", a.coords,
                   "graphs: a point file with one point per vertex in vertex order (METIS .xyz style): enables "
                   "geometric+refine and --png");

@@ -15,6 +15,8 @@
 #include "hpart/graph.hpp"
 #include "hpart/hdf5.hpp"
 #include "hpart/hpart.hpp"
+#include "json_record.hpp"
+#include "thread_default.hpp"
 
 namespace hpart_cli {
 namespace {
@@ -24,8 +26,8 @@ template <class Result>
 void print_result(const hpart::Comm& comm, const RepartitionArgs& a, const Input& in, double tol,
                   const hpart::Partition& before, const Result& r, bool vsize) {
   if (comm.rank() != 0 || a.run.quiet) return;
-  std::printf("hpart repartition: %s: %s, on %d ranks x %d threads (read %.3f s); from %s\n", in.path.c_str(),
-              in.describe().c_str(), comm.size(), omp_get_max_threads(), in.read_s, a.from.c_str());
+  std::printf("hpart repartition: %s: %s, on %d ranks x %s; read %.3f s; from %s\n", in.path.c_str(),
+              in.describe().c_str(), comm.size(), threads_phrase(a.run).c_str(), in.read_s, a.from.c_str());
   std::printf("balance: %s\n", describe_tolerance(tol).c_str());
   if (in.is_graph())
     std::printf("migration cost: %s\n", vsize ? "the file's vertex sizes (METIS vsize column)"
@@ -55,6 +57,12 @@ hpart::Partition repartition_graph_file(const hpart::Comm& comm, const Repartiti
   o.migration_sizes = in.graph.vsize;
   const hpart::GraphRepartition r = hpart::repartition_graph(comm, g, old.parts, o);
   print_result(comm, a, in, tol, before, r, vsize);
+  {
+    hpart_bench::Record rec = base_record(comm, in.path, "repartition", in.global_count(), r);
+    rec.migrated = r.migrated.weight;
+    rec.edge_cut = static_cast<long long>(r.cut.edge_cut), rec.comm_volume = static_cast<long long>(r.cut.comm_volume);
+    append_record(comm, a.run, rec);
+  }
   if (comm.rank() == 0 && !a.run.quiet)
     std::printf("edge_cut: %lld -> %lld; comm_volume: %lld -> %lld; boundary: %lld -> %lld\n",
                 static_cast<long long>(cut_before.edge_cut), static_cast<long long>(r.cut.edge_cut),
@@ -72,20 +80,23 @@ hpart::Partition repartition_point_file(const hpart::Comm& comm, const Repartiti
   o.imbalance = tol;
   const hpart::PointRepartition r = hpart::repartition_points(comm, view, old.parts, o);
   print_result(comm, a, in, tol, before, r, false);
+  hpart_bench::Record rec = base_record(comm, in.path, "repartition", in.global_count(), r);
+  rec.migrated = r.migrated.weight;
+  append_record(comm, a.run, rec);
   return r;
 }
 
 // Grids: the blocks partition in --from (an `hpart grid --out` file) rebalanced on the cost of
 // --grid by moving its cut planes (repartition_grid), written as a grid partition .h5.
-int repartition_grid_file(const hpart::Comm& comm, const RepartitionArgs& a) {
+int repartition_grid_file(const hpart::Comm& comm, RepartitionArgs a) {
   if (!a.input.path.empty())
     throw UsageError("hpart repartition --grid GRID.h5 --from PARTS.h5 takes no FILE ('" + a.input.path + "')");
   for (const char* option : {"--kind", "--format", "--dim", "--itr"})
     reject_option(*a.cmd, option, "grid", a.grid, "point and graph files");
   if (!a.out.empty() && !is_hdf5_path(a.out)) throw UsageError("-o " + a.out + ": a grid partition is written as HDF5 (.h5)");
   require_output_features(a.out, "");
-  check_writable(comm, {{a.out, "the grid partition"}});
-  if (a.run.threads > 0) omp_set_num_threads(a.run.threads);
+  check_writable(comm, {{a.out, "the grid partition"}, {a.run.json, "the --json records"}});
+  a.run.threads_why = hpart_apps::choose_threads(comm, a.run.threads).why;
   const double t0 = MPI_Wtime();
   std::string cost;
   const hpart::GridField field = read_grid_field(comm, a.grid, a.dataset, a.cmd->count("--dataset") > 0, cost);
@@ -106,8 +117,8 @@ int repartition_grid_file(const hpart::Comm& comm, const RepartitionArgs& a) {
     check_writable(comm, {{out, "the grid partition (the default GRID.part.K.h5; choose another with -o, or --no-out)"}});
   }
   if (comm.rank() == 0 && !a.run.quiet) {
-    std::printf("hpart repartition: %s (%s), on %d ranks x %d threads (read %.3f s); from %s\n", a.grid.c_str(),
-                cost.c_str(), comm.size(), omp_get_max_threads(), read_s, a.from.c_str());
+    std::printf("hpart repartition: %s (%s), on %d ranks x %s; read %.3f s; from %s\n", a.grid.c_str(),
+                cost.c_str(), comm.size(), threads_phrase(a.run).c_str(), read_s, a.from.c_str());
     std::printf("balance: %s\n", describe_tolerance(o.imbalance).c_str());
     std::printf("%6s %10s %10s %12s %14s %6s %9s %s\n", "parts", "imb_before", "imb_after", "migrated", "migrated_cost",
                 "planes", "time_s", "fresh");
@@ -115,6 +126,11 @@ int repartition_grid_file(const hpart::Comm& comm, const RepartitionArgs& a) {
                 r.migrated.weight, r.steps, r.metrics.seconds, r.from_scratch ? "yes" : "no");
     std::printf("imbalance = max part cost / mean - 1; migrated = cells whose part changed (cost: theirs); planes = cut "
                 "planes moved;\nfresh = the cut tree no longer fitted and a fresh blocks partition was taken\n");
+  }
+  {
+    hpart_bench::Record rec = base_record(comm, a.grid, "repartition", r.metrics.objects, r);
+    rec.migrated = r.migrated.weight;
+    append_record(comm, a.run, rec);
   }
   double heaviest = field.cost.empty() ? 1.0 : 0.0, total = field.cost.empty() ? static_cast<double>(r.parts.size()) : 0.0;
   for (const double c : field.cost) heaviest = std::max(heaviest, c), total += c;
@@ -162,7 +178,7 @@ CLI::App* add_repartition(CLI::App& app, RepartitionArgs& a) {
   return cmd;
 }
 
-int run_repartition(const hpart::Comm& comm, const RepartitionArgs& a) {
+int run_repartition(const hpart::Comm& comm, RepartitionArgs a) {
   if (!a.grid.empty()) return repartition_grid_file(comm, a);
   reject_option(*a.cmd, "--dataset", "the input", a.input.path, "grids (--grid)");
   if (a.input.path.empty()) throw UsageError("no input file: hpart repartition FILE --from OLD.part");
@@ -173,7 +189,7 @@ int run_repartition(const hpart::Comm& comm, const RepartitionArgs& a) {
   const bool graph = kind == InputKind::graph;
   const double tol = tolerance(a.balance, graph ? 0.03 : 0.02);
   if (!graph && !(tol > 0.0)) throw UsageError("points are repartitioned to a tolerance > 0 (-e 0 was given)");
-  if (a.run.threads > 0) omp_set_num_threads(a.run.threads);
+  a.run.threads_why = hpart_apps::choose_threads(comm, a.run.threads).why;
   // The output is checked before any work, but named only once K is known: FILE.part.K.
   check_writable(comm, {{a.out, "the part file"}, {a.run.json, "the --json records"}});
   const Input in = read_input(comm, spec);
