@@ -57,6 +57,14 @@ struct PointFile {
 // byte range holds no point line (files with fewer points than ranks) get no points.
 PointFile read_points_text(const Comm& comm, const std::string& path, int dim = 0);
 
+// Reads a point file (read_points_text's format) holding one point per vertex of a graph, in
+// vertex order (the .xyz files that come with METIS/Chaco meshes), and returns the points of
+// this rank's vertices [vtxdist[r], vtxdist[r + 1]) in that order (ids = vertex ids): the
+// coordinates for geometric graph methods and pictures. A file whose point count is not the
+// graph's vertex count (vtxdist's last value) is an error naming both; a weight column is read
+// and kept.
+PointFile read_vertex_coords(const Comm& comm, const std::string& path, std::span<const gid_t> vtxdist, int dim = 0);
+
 // Writes one part id per line, the ranks' `parts` concatenated in rank order (METIS .part
 // convention): with the points of read_points_text, line i holds the part of the file's point i.
 // Part ids must be >= 0; ranks may hold none.
