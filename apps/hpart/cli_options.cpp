@@ -91,6 +91,17 @@ void reject_option(const CLI::App& cmd, const std::string& option, const std::st
   throw UsageError(option + " does not apply to " + kind + " '" + file + "' (it is for " + applies_to + ")");
 }
 
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+std::string base_name(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 std::string default_part_path(const std::string& input, int parts) { return input + ".part." + std::to_string(parts); }
 
 bool is_hdf5_path(const std::string& path) {

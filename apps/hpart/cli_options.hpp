@@ -63,6 +63,11 @@ void reject_option(const CLI::App& cmd, const std::string& option, const std::st
 // gpmetis's output name: FILE.part.K next to the input.
 std::string default_part_path(const std::string& input, int parts);
 
+// "%.4g"-formatted number, for the pictures' legends.
+std::string number(double v);
+// The file's name without its directory, for titles.
+std::string base_name(const std::string& path);
+
 // Whether `path` names an HDF5 file by its extension (.h5 or .hdf5).
 bool is_hdf5_path(const std::string& path);
 

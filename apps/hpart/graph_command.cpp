@@ -70,7 +70,17 @@ int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args, Inpu
       std::printf("wrote %s (one part id per vertex, in file order)\n", args.out.c_str());
   }
   if (!args.png.empty()) {
-    hpart::write_partition_png(comm, args.png, in.coords->view(), p.parts, p.num_parts, args.png_size);
+    // reject_inapplicable made sure --png comes with --coords.
+    hpart::PictureOptions picture;
+    picture.max_side = args.png_size;
+    picture.title = base_name(in.path) + ": " + std::to_string(file.global_vertices) + " vertices, " +
+                    std::to_string(p.num_parts) + " parts (" + args.method + ")";
+    double worst = 0.0;
+    for (const double x : p.metrics.imbalance) worst = std::max(worst, x);
+    picture.legend = {"edge cut " + std::to_string(p.cut.edge_cut) + ", comm volume " + std::to_string(p.cut.comm_volume) +
+                      ", imbalance " + number(worst) + " (tolerance " + number(args.tol) + ")",
+                      "edges inside a part in its colour, cut edges dark grey"};
+    hpart::write_graph_partition_png(comm, args.png, file.view(), in.coords->view(), p.parts, p.num_parts, picture);
     if (comm.rank() == 0 && !args.run.quiet) std::printf("wrote %s\n", args.png.c_str());
   }
   if (args.drift > 0) run_graph_drift(comm, args, file);

@@ -119,8 +119,17 @@ int run_grid(const hpart::Comm& comm, GridArgs args) {
                   hpart::xdmf_path(args.out).c_str());
   }
   if (!args.png.empty()) {
-    hpart::write_grid_partition_png(comm, args.png, g, *p, args.png_size);
-    if (comm.rank() == 0 && !args.run.quiet) std::printf("wrote %s%s\n", args.png.c_str(), g.dim == 3 ? " (middle z slice)" : "");
+    std::string extent = std::to_string(g.extent[0]);
+    for (int d = 1; d < g.dim; ++d) extent += "x" + std::to_string(g.extent[static_cast<std::size_t>(d)]);
+    hpart::PictureOptions picture;
+    picture.max_side = args.png_size;
+    picture.title = "grid " + extent + ", " + std::to_string(p->num_parts) + " parts (" + args.method + ")" +
+                    (hier ? ", " + topology : "");
+    picture.legend = {"imbalance " + number(p->metrics.imbalance[0]) + ", halo cells " + std::to_string(n.halo_volume) +
+                      (hier ? ", internode " + std::to_string(levels.internode) + "; thick lines: node boundaries" : "")};
+    picture.node_of_part = node_of_part;
+    hpart::write_grid_partition_png(comm, args.png, g, *p, picture);
+    if (comm.rank() == 0 && !args.run.quiet) std::printf("wrote %s%s\n", args.png.c_str(), g.dim == 3 ? " (four sections)" : "");
   }
   return balanced || !args.run.strict ? exit_ok : exit_unbalanced;
 }

@@ -88,6 +88,9 @@ std::string read_head(const hpart::Comm& comm, const std::string& path) {
   std::string message;
   if (!in) message = "cannot open '" + path + "': no such file or no permission";
   in.read(buf.data(), buf.size());
+  // Usually every rank or none fails: then the message needs no rank number.
+  const int failed = comm.sum(message.empty() ? 0 : 1);
+  if (failed == comm.size()) throw Error(ErrorCode::io, message);
   comm.agree(message.empty() ? ErrorCode::ok : ErrorCode::io, message);
   return std::string(buf.data(), static_cast<std::size_t>(in.gcount()));
 }

@@ -133,7 +133,7 @@ void add_generate(CLI::App& app, hpart_cli::GenerateArgs& a) {
   cmd->add_option("--seed", a.seed, "random seed")->capture_default_str();
   cmd->add_option("--out", a.out, "output point file: text, or HDF5 when it ends in .h5 or .hdf5 (/points, /weights)")
       ->required();
-  cmd->add_flag("--quiet", a.quiet, "print nothing on success");
+  cmd->add_flag("-q,--quiet", a.quiet, "print nothing on success");
 }
 
 void add_grid(CLI::App& app, hpart_cli::GridArgs& a) {

@@ -128,7 +128,14 @@ int run_points_partition(const hpart::Comm& comm, const PartitionArgs& args, con
       std::printf("wrote %s (one part id per point, in file order)\n", args.out.c_str());
   }
   if (!args.png.empty()) {
-    hpart::write_partition_png(comm, args.png, file.view(), p.parts, p.num_parts, args.png_size);
+    hpart::PictureOptions picture;
+    picture.max_side = args.png_size;
+    picture.title = base_name(in.path) + ": " + in.describe() + ", " + std::to_string(p.num_parts) + " parts (" +
+                    args.method + ")";
+    picture.legend = {"imbalance " + number(p.metrics.imbalance[0]) + " (tolerance " + number(args.tol) + "), " +
+                      std::to_string(p.metrics.empty_parts) + " empty parts" +
+                      (file.dim == 3 ? "; 3D: four sections across the thinnest axis" : "")};
+    hpart::write_partition_png(comm, args.png, file.view(), p.parts, p.num_parts, picture);
     if (comm.rank() == 0 && !args.run.quiet) std::printf("wrote %s\n", args.png.c_str());
   }
   return balanced || !args.run.strict ? exit_ok : exit_unbalanced;
