@@ -29,6 +29,35 @@ std::string shortest(double v) {
   return std::string(digits, end);
 }
 
+// The points' dimension from the columns: a header's declaration decides (a dim that
+// contradicts it, or data lines that do not fit it, are mistakes worth naming rather than
+// guessing around); else dim; else the count (2 -> x y, 3 -> x y z, 4 -> x y z w). Collective:
+// every argument is the same on every rank.
+int resolve_dim(const Comm& comm, const std::string& path, int dim, int columns, long long first_line,
+                const detail::ColumnHeader& header, long long header_line) {
+  if (header.columns > 0) {
+    if (dim != 0 && dim != header.dim)
+      comm.agree(ErrorCode::invalid_argument,
+                 at_line(path, header_line,
+                         "the header declares '" + header.names() + "' (" + std::to_string(header.dim) +
+                             "D points), but dim " + std::to_string(dim) + " was asked (--dim " + std::to_string(dim) + ")"));
+    if (columns != header.columns)
+      comm.agree(ErrorCode::io, at_line(path, first_line,
+                                        "has " + std::to_string(columns) + " values, but the header (line " +
+                                            std::to_string(header_line) + ") declares " +
+                                            std::to_string(header.columns) + ": '" + header.names() + "'"));
+    dim = header.dim;
+  }
+  const bool columns_ok = dim == 0 ? columns >= 2 && columns <= 4 : columns == dim || columns == dim + 1;
+  if (!columns_ok)
+    comm.agree(ErrorCode::io, at_line(path, first_line,
+                                      "has " + std::to_string(columns) + " values; expected " +
+                                          (dim == 2   ? std::string("'x y' or 'x y w' (--dim 2)")
+                                           : dim == 3 ? std::string("'x y z' or 'x y z w' (--dim 3)")
+                                                      : std::string("'x y', 'x y z' or 'x y z w'"))));
+  return dim != 0 ? dim : (columns == 2 ? 2 : 3);
+}
+
 }  // namespace
 
 PointFile read_points_text(const Comm& comm, const std::string& path, int dim) {
@@ -100,31 +129,9 @@ PointFile read_points_text(const Comm& comm, const std::string& path, int dim) {
     comm.agree(ErrorCode::io, path + ": no points (the file is empty or holds only blank and comment lines)");
 
   PointFile out;
-  if (header.columns > 0) {
-    // Declared columns decide; a dim that contradicts them, or data lines that do not fit them,
-    // are mistakes worth naming rather than guessing around.
-    if (dim != 0 && dim != header.dim)
-      comm.agree(ErrorCode::invalid_argument,
-                 at_line(path, header_line,
-                         "the header declares '" + header.names() + "' (" + std::to_string(header.dim) +
-                             "D points), but dim " + std::to_string(dim) + " was asked (--dim " + std::to_string(dim) + ")"));
-    if (columns != header.columns)
-      comm.agree(ErrorCode::io, at_line(path, head[1],
-                                        "has " + std::to_string(columns) + " values, but the header (line " +
-                                            std::to_string(header_line) + ") declares " +
-                                            std::to_string(header.columns) + ": '" + header.names() + "'"));
-    dim = header.dim;
-  }
   out.columns = columns;
   out.columns_declared = header.columns > 0;
-  const bool columns_ok = dim == 0 ? columns >= 2 && columns <= 4 : columns == dim || columns == dim + 1;
-  if (!columns_ok)
-    comm.agree(ErrorCode::io, at_line(path, head[1],
-                                      "has " + std::to_string(columns) + " values; expected " +
-                                          (dim == 2   ? std::string("'x y' or 'x y w' (--dim 2)")
-                                           : dim == 3 ? std::string("'x y z' or 'x y z w' (--dim 3)")
-                                                      : std::string("'x y', 'x y z' or 'x y z w'"))));
-  out.dim = dim != 0 ? dim : (columns == 2 ? 2 : 3);
+  out.dim = resolve_dim(comm, path, dim, columns, head[1], header, header_line);
   out.weighted = columns == out.dim + 1;
   out.global_count = total[1];
 
