@@ -67,6 +67,13 @@ if [[ -f $graph ]]; then
     "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition "$graph" 64 --method $method -o "$out/delaunay.$method.part"
   done
   echo
+  echo "== hpart CLI: file workflows: METIS's part file measured by hpart; a skewed copy repartitioned =="
+  "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" evaluate "$graph" "$out/delaunay.metis.part"
+  # The first 1,000 vertices moved to part 0: repartition restores the balance, moving little.
+  awk 'NR <= 1000 {print 0; next} {print}' "$out/delaunay.graph.part" > "$out/delaunay.skewed.part"
+  "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" repartition "$graph" --from "$out/delaunay.skewed.part" \
+    -o "$out/delaunay.repart.part" --json "$out/cli_runs.jsonl"
+  echo
   echo "== hpart CLI: the same mesh under a drifting load, the Rebalancer deciding when to rebalance =="
   "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition "$graph" 64 --drift 40 --no-out
 fi

@@ -21,6 +21,9 @@ Examples (under mpirun; as root add --allow-run-as-root --oversubscribe):
   mpirun -np 2 hpart partition mesh.graph 64 --method metis  # METIS itself, for comparison
   mpirun -np 2 hpart partition mesh.graph 64 --coords mesh.xyz --method geometric+refine --png mesh.png
   mpirun -np 2 hpart partition mesh.graph 64 --drift 40      # then rebalance a drifting load
+  mpirun -np 2 hpart evaluate mesh.graph mesh.graph.part.64  # metrics of any partition file (gpmetis's too)
+  mpirun -np 2 hpart repartition mesh.graph --from old.part -o new.part   # move little; METIS vsize = cost
+  mpirun -np 2 hpart evaluate --grid grid.h5                 # a grid partition written by hpart grid --out
   mpirun -np 4 hpart generate --shape clusters2d --n 200000 --out pts.txt
   mpirun -np 4 hpart partition pts.txt 16 --png pts.png      # writes pts.txt.part.16 and a picture
   mpirun -np 2 hpart partition big.txt -k 64 --method morton -e 0.01 -t 1 --json runs.jsonl
