@@ -21,6 +21,17 @@ void add_run_options(CLI::App& cmd, RunArgs& a) {
   cmd.add_flag("-q,--quiet", a.quiet, "print nothing on success");
 }
 
+void add_input_options(CLI::App& cmd, std::string& kind, std::string& format, int& dim) {
+  cmd.add_option("--kind", kind, "what FILE holds when its name and content do not tell: points, h5 or graph")
+      ->check(CLI::IsMember({"points", "h5", "graph"}));
+  cmd.add_option("--format", format, "graphs: metis, chaco or mm (default: MatrixMarket by its banner or .mtx, else metis)")
+      ->check(CLI::IsMember({"metis", "chaco", "mm"}));
+  cmd.add_option("--dim", dim,
+                 "points: 2 or 3 (default, or 0: from the file's header line '# x y w', else its columns: 2 = x y, "
+                 "4 = x y z w; 3 columns are x y z or x y w, so such a file needs a header or --dim)")
+      ->check(CLI::IsMember({0, 2, 3}));
+}
+
 void add_balance_options(CLI::App& cmd, BalanceArgs& a, const std::string& default_text) {
   cmd.add_option("-e,--imbalance", a.imbalance,
                  "allowed imbalance: 0.03 or 1.03 both mean max part <= 1.03 x average (values >= 1 are ratios as in "

@@ -34,6 +34,10 @@ void add_run_options(CLI::App& cmd, RunArgs& a);
 // "2 threads (2 cores bound to this rank)" from threads_why, for the header line (rank 0's).
 std::string threads_phrase(const RunArgs& a);
 
+// --kind, --format and --dim: what FILE holds when its name and content do not tell, a graph's
+// format, a point file's dimension (the same three for partition, evaluate and repartition).
+void add_input_options(CLI::App& cmd, std::string& kind, std::string& format, int& dim);
+
 // -e/--imbalance and --ufactor: the raw value as given, turned into a tolerance by tolerance().
 struct BalanceArgs {
   double imbalance = -1;  // < 0: not given

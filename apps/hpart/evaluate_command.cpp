@@ -132,12 +132,7 @@ CLI::App* add_evaluate(CLI::App& app, EvaluateArgs& a) {
       ->expected(0, 2);
   cmd->add_option("-k,--parts", a.parts, "number of parts K (default: the largest part id + 1); a larger id is an error")
       ->check(CLI::Range(1, 1 << 30));
-  cmd->add_option("--kind", a.input.kind, "what FILE holds when its name and content do not tell: points, h5 or graph")
-      ->check(CLI::IsMember({"points", "h5", "graph"}));
-  cmd->add_option("--format", a.input.format, "graphs: metis, chaco or mm (default: from the content and extension)")
-      ->check(CLI::IsMember({"metis", "chaco", "mm"}));
-  cmd->add_option("--dim", a.input.dim, "points: 2 or 3 (default: the file's header line, else its columns)")
-      ->check(CLI::IsMember({2, 3}));
+  add_input_options(*cmd, a.input.kind, a.input.format, a.input.dim);
   cmd->add_option("--grid", a.grid, "a grid: the HDF5 file with its cost field (an `hpart grid --out` file holds /cost)");
   cmd->add_option("--dataset", a.dataset, "the cost dataset of --grid")->capture_default_str();
   cmd->add_option("--halo", a.halo, "grids: halo width of the neighbour counts")->check(CLI::Range(1, 1 << 20))

@@ -88,23 +88,16 @@ void add_partition(CLI::App& app, hpart_cli::PartitionArgs& a) {
       ->check(CLI::Range(1, 1 << 30));
   cmd->add_option("-k,--parts", a.parts, "number of parts K (the same as the second positional argument)")
       ->check(CLI::Range(1, 1 << 30));
-  cmd->add_option("--kind", a.kind, "what FILE holds when its name and content do not tell: points, h5 or graph")
-      ->check(CLI::IsMember({"points", "h5", "graph"}));
   cmd->add_option("--points", a.points, "the older form of FILE with --kind points");
   cmd->add_option("--h5", a.h5, "the older form of FILE with --kind h5 (/points N x 2 or N x 3, optional /weights, /ids)");
   cmd->add_option("--graph", a.graph, "the older form of FILE with --kind graph");
-  cmd->add_option("--format", a.format, "graphs: metis, chaco or mm (default: MatrixMarket by its banner or .mtx, else metis)")
-      ->check(CLI::IsMember({"metis", "chaco", "mm"}));
+  hpart_cli::add_input_options(*cmd, a.kind, a.format, a.dim);
   cmd->add_option("-m,--method", a.method,
                   "points: hilbert (default; best locality) or morton (cheaper keys); graphs: graph (default; hpart's "
                   "multilevel partitioner), metis (METIS kway on the graph gathered to rank 0), geometric+refine "
                   "(a Hilbert partition of the vertex coordinates, refined on the graph; needs --coords)")
       ->check(CLI::IsMember({"hilbert", "morton", "graph", "metis", "geometric+refine"}));
   hpart_cli::add_balance_options(*cmd, a.balance, "default 0.001 for points, 0.03 for graphs");
-  cmd->add_option("--dim", a.dim,
-                  "points: 2 or 3 (default, or 0: from the file's header line '# x y w', else its columns: 2 = x y, "
-                  "4 = x y z w; 3 columns are x y z or x y w, so such a file needs a header or --dim)")
-      ->check(CLI::IsMember({0, 2, 3}));
   cmd->add_option("--coords", a.coords,
                   "graphs: a point file with one point per vertex in vertex order (METIS .xyz style): enables "
                   "geometric+refine and --png");

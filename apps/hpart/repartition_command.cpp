@@ -162,12 +162,7 @@ CLI::App* add_repartition(CLI::App& app, RepartitionArgs& a) {
                   "graphs: ParMETIS's itr, the cost of cutting an edge against migrating a vertex of size 1 (large: the "
                   "cut matters most)")
       ->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_option("--kind", a.input.kind, "what FILE holds when its name and content do not tell: points, h5 or graph")
-      ->check(CLI::IsMember({"points", "h5", "graph"}));
-  cmd->add_option("--format", a.input.format, "graphs: metis, chaco or mm (default: from the content and extension)")
-      ->check(CLI::IsMember({"metis", "chaco", "mm"}));
-  cmd->add_option("--dim", a.input.dim, "points: 2 or 3 (default: the file's header line, else its columns)")
-      ->check(CLI::IsMember({2, 3}));
+  add_input_options(*cmd, a.input.kind, a.input.format, a.input.dim);
   cmd->add_option("--grid", a.grid,
                   "a grid instead of FILE: the HDF5 file with its (new) cost field; --from is then a blocks, tensor or "
                   "uniform partition written by `hpart grid --out`, rebalanced by moving its cut planes");
