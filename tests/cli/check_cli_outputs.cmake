@@ -1,21 +1,14 @@
 # cmake -DDIR=... -DN=... -DPARTS=... -P check_cli_outputs.cmake
 # The part files of the np 1, 3 and 4 runs: N lines, ids in [0, PARTS), every part used, and
 # identical bytes (the partition does not depend on the rank count). The pictures exist.
-file(STRINGS ${DIR}/pts.np1.part lines)
-list(LENGTH lines count)
-if(NOT count EQUAL N)
-  message(FATAL_ERROR "pts.np1.part has ${count} lines, expected ${N}")
-endif()
+set(FILE ${DIR}/pts.np1.part)
+set(LINES ${N})
+include(${CMAKE_CURRENT_LIST_DIR}/check_part_file.cmake)  # N lines, ids in [0, PARTS); sets `lines`
 list(REMOVE_DUPLICATES lines)
 list(LENGTH lines distinct)
 if(NOT distinct EQUAL PARTS)
   message(FATAL_ERROR "pts.np1.part uses ${distinct} distinct parts, expected ${PARTS}")
 endif()
-foreach(p IN LISTS lines)
-  if(NOT p MATCHES "^[0-9]+$" OR p GREATER_EQUAL PARTS)
-    message(FATAL_ERROR "pts.np1.part holds '${p}', not a part id in [0, ${PARTS})")
-  endif()
-endforeach()
 foreach(np 3 4)
   execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${DIR}/pts.np1.part ${DIR}/pts.np${np}.part
                   RESULT_VARIABLE differ)
