@@ -54,4 +54,10 @@ bool warn_if_unbalanced(const hpart::Comm& comm, const hpart::Partition& p, doub
   return met;
 }
 
+double worst_imbalance(const hpart::Partition& p) {
+  double w = 0.0;
+  for (const double x : p.metrics.imbalance) w = std::max(w, x);
+  return w;
+}
+
 }  // namespace hpart_cli

@@ -108,6 +108,12 @@ std::string number(double v) {
   return buf;
 }
 
+std::string extent_text(const hpart::Grid& grid) {
+  std::string text = std::to_string(grid.extent[0]);
+  for (int d = 1; d < grid.dim; ++d) text += "x" + std::to_string(grid.extent[static_cast<std::size_t>(d)]);
+  return text;
+}
+
 std::string base_name(const std::string& path) {
   const auto slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);

@@ -10,6 +10,7 @@
 
 #include "hpart/comm.hpp"
 #include "hpart/error.hpp"
+#include "hpart/grid.hpp"
 
 namespace hpart_cli {
 
@@ -69,6 +70,8 @@ std::string default_part_path(const std::string& input, int parts);
 
 // "%.4g"-formatted number, for the pictures' legends.
 std::string number(double v);
+// "256x256x64": a grid's cells per dimension, for header lines and titles.
+std::string extent_text(const hpart::Grid& grid);
 // The file's name without its directory, for titles.
 std::string base_name(const std::string& path);
 

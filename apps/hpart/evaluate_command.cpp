@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "balance_warning.hpp"
 #include "file_workflows.hpp"
 #include "hpart/graph.hpp"
 #include "hpart/hdf5.hpp"
@@ -46,7 +47,6 @@ int evaluate_input(const hpart::Comm& comm, const EvaluateArgs& a) {
   InputSpec spec = a.input;
   spec.path = a.files[0];
   const InputKind kind = detect_kind(comm, spec);
-  spec.kind = to_string(kind);
   reject_for_kind(*a.cmd, kind, spec.path);
   check_writable(comm, {{a.run.json, "the --json records"}});
   const Input in = read_input(comm, spec);
@@ -94,9 +94,7 @@ int evaluate_grid(const hpart::Comm& comm, const EvaluateArgs& a) {
   const double t0 = MPI_Wtime();
   const hpart::GridPartition p = hpart::read_grid_partition_h5(comm, parts_path, field.grid, a.parts);
   if (comm.rank() == 0 && !a.run.quiet) {
-    std::string extent = std::to_string(field.grid.extent[0]);
-    for (int d = 1; d < field.grid.dim; ++d) extent += "x" + std::to_string(field.grid.extent[static_cast<std::size_t>(d)]);
-    std::printf("hpart evaluate: %s: %s cells, %s; parts from %s (%s)\n", a.grid.c_str(), extent.c_str(), cost.c_str(),
+    std::printf("hpart evaluate: %s: %s cells, %s; parts from %s (%s)\n", a.grid.c_str(), extent_text(field.grid).c_str(), cost.c_str(),
                 parts_path.c_str(), p.box_shaped ? "box-shaped parts" : "parts are not boxes");
   }
   // Halo traffic as `hpart grid` reports it: from the boxes of box-shaped parts, else from the cells.

@@ -47,16 +47,6 @@ InputParts read_input_parts(const hpart::Comm& comm, const Input& in, const std:
   return out;
 }
 
-void reject_for_kind(const CLI::App& cmd, InputKind kind, const std::string& path) {
-  if (kind == InputKind::graph) {
-    reject_option(cmd, "--dim", "graph", path, "point files");
-    return;
-  }
-  const std::string what = kind == InputKind::h5 ? "HDF5 point file" : "point file";
-  reject_option(cmd, "--format", what, path, "graph files");
-  if (cmd.get_option_no_throw("--itr") != nullptr) reject_option(cmd, "--itr", what, path, "graphs: cut against migration");
-}
-
 hpart::GridField read_grid_field(const hpart::Comm& comm, const std::string& path, const std::string& dataset, bool given,
                                  std::string& cost) {
   cost = "cost " + dataset;
@@ -71,22 +61,6 @@ hpart::GridField read_grid_field(const hpart::Comm& comm, const std::string& pat
   shape.grid.cost = {};
   cost = "unit cost (no " + dataset + ")";
   return shape;
-}
-
-double worst_imbalance(const hpart::Partition& p) {
-  double w = 0.0;
-  for (const double x : p.metrics.imbalance) w = std::max(w, x);
-  return w;
-}
-
-std::pair<double, double> heaviest_and_total(const Input& in) {
-  const std::size_t n = in.local_count();
-  const std::vector<double> w = in.weights();
-  if (w.empty()) return {n > 0 ? 1.0 : 0.0, static_cast<double>(n)};
-  const auto ncon = static_cast<std::size_t>(in.ncon());
-  double heaviest = 0.0, total = 0.0;
-  for (std::size_t i = 0; i < n; ++i) heaviest = std::max(heaviest, w[i * ncon]), total += w[i * ncon];
-  return {heaviest, total};
 }
 
 }  // namespace hpart_cli

@@ -62,20 +62,11 @@ struct InputParts {
 };
 InputParts read_input_parts(const hpart::Comm& comm, const Input& in, const std::string& path, int parts);
 
-// The options that only apply to another kind of input: a UsageError naming both (before the
-// input is read).
-void reject_for_kind(const CLI::App& cmd, InputKind kind, const std::string& path);
-
 // The grid of --grid and its cost: `dataset`, or, when the user named none (`given` false) and
 // the file has no /cost (`hpart grid --cost unit` writes none), unit cost on the shape of its
 // /parts. `cost` says which, for the header line.
 hpart::GridField read_grid_field(const hpart::Comm& comm, const std::string& path, const std::string& dataset, bool given,
                                  std::string& cost);
 
-// The worst imbalance over the constraints.
-double worst_imbalance(const hpart::Partition& p);
-
-// This rank's heaviest and total first weight, for warn_if_unbalanced.
-std::pair<double, double> heaviest_and_total(const Input& in);
 
 }  // namespace hpart_cli

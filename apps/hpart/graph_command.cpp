@@ -29,25 +29,15 @@ int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args, Inpu
     std::printf("balance: %s\n", describe_tolerance(args.tol).c_str());
     std::printf("%-16s %6s %6s %10s %12s %10s %6s %9s %10s\n", "method", "parts", "ranks", "edge_cut", "comm_volume",
                 "imbalance", "empty", "time_s", "boundary");
-    double worst = 0.0;
-    for (double x : p.metrics.imbalance) worst = std::max(worst, x);
     std::printf("%-16s %6d %6d %10lld %12lld %10.6f %6lld %9.4f %10lld\n", args.method.c_str(), p.num_parts,
                 comm.size(), static_cast<long long>(p.cut.edge_cut), static_cast<long long>(p.cut.comm_volume),
-                worst, p.metrics.empty_parts, p.metrics.seconds,
+                worst_imbalance(p), p.metrics.empty_parts, p.metrics.seconds,
                 static_cast<long long>(p.cut.boundary_vertices));
     std::printf("edge_cut = weight of edges between parts; comm_volume = sum over vertices of the other parts among its\n"
                 "neighbours; imbalance = max over constraints of max part weight / target - 1\n");
   }
-  bool balanced = true;
-  {
-    const std::size_t n = in.local_count();
-    double heaviest = file.vwgt.empty() && n > 0 ? 1.0 : 0.0, total = file.vwgt.empty() ? static_cast<double>(n) : 0.0;
-    for (std::size_t i = 0; i < n && !file.vwgt.empty(); ++i) {
-      const auto w = static_cast<double>(file.vwgt[i * static_cast<std::size_t>(file.ncon)]);
-      heaviest = std::max(heaviest, w), total += w;
-    }
-    balanced = warn_if_unbalanced(comm, p, heaviest, total, "hpart partition");
-  }
+  const auto [heaviest, total] = in.heaviest_and_total();
+  const bool balanced = warn_if_unbalanced(comm, p, heaviest, total, "hpart partition");
   {
     hpart_bench::Record r = base_record(comm, in.path, args.method, in.global_count(), p);
     r.edge_cut = static_cast<long long>(p.cut.edge_cut);
@@ -59,11 +49,11 @@ int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args, Inpu
     // vertices coloured by part.
     std::vector<hpart::gid_t> ids(in.local_count());
     for (std::size_t v = 0; v < ids.size(); ++v) ids[v] = static_cast<hpart::gid_t>(in.first_index()) + v;
-    const hpart::PointSet at = in.coords ? in.coords->view() : hpart::PointSet{};
-    hpart::write_partition_h5(comm, args.out, p, ids, in.coords ? &at : nullptr);
+    const hpart::PointSet at = in.coords();
+    hpart::write_partition_h5(comm, args.out, p, ids, in.has_coords() ? &at : nullptr);
     if (comm.rank() == 0 && !args.run.quiet)
       std::printf("wrote %s (/parts in vertex order, /ids%s) and %s\n", args.out.c_str(),
-                  in.coords ? ", /points" : "", hpart::xdmf_path(args.out).c_str());
+                  in.has_coords() ? ", /points" : "", hpart::xdmf_path(args.out).c_str());
   } else if (!args.out.empty()) {
     hpart::write_parts_text(comm, args.out, p.parts);
     if (comm.rank() == 0 && !args.run.quiet)
@@ -75,12 +65,10 @@ int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args, Inpu
     picture.max_side = args.png_size;
     picture.title = base_name(in.path) + ": " + std::to_string(file.global_vertices) + " vertices, " +
                     std::to_string(p.num_parts) + " parts (" + args.method + ")";
-    double worst = 0.0;
-    for (const double x : p.metrics.imbalance) worst = std::max(worst, x);
     picture.legend = {"edge cut " + std::to_string(p.cut.edge_cut) + ", comm volume " + std::to_string(p.cut.comm_volume) +
-                      ", imbalance " + number(worst) + " (tolerance " + number(args.tol) + ")",
+                      ", imbalance " + number(worst_imbalance(p)) + " (tolerance " + number(args.tol) + ")",
                       "edges inside a part in its colour, cut edges dark grey"};
-    hpart::write_graph_partition_png(comm, args.png, file.view(), in.coords->view(), p.parts, p.num_parts, picture);
+    hpart::write_graph_partition_png(comm, args.png, file.view(), in.coords(), p.parts, p.num_parts, picture);
     if (comm.rank() == 0 && !args.run.quiet) std::printf("wrote %s\n", args.png.c_str());
   }
   if (args.drift > 0) run_graph_drift(comm, args, file);

@@ -48,6 +48,7 @@ int run_grid(const hpart::Comm& comm, GridArgs args) {
   require_output_features(args.out, args.png);
   check_writable(comm, {{args.out, "the grid partition"}, {args.png, "the picture"}, {args.run.json, "the --json records"}});
   args.run.threads_why = hpart_apps::choose_threads(comm, args.run.threads).why;
+  const double tol = tolerance(args.balance, 0.001);
   const double t0 = MPI_Wtime();
   hpart::GridField field;
   if (!args.h5.empty())
@@ -64,7 +65,7 @@ int run_grid(const hpart::Comm& comm, GridArgs args) {
     const hpart::Topology topo = hpart::detect_topology(comm, args.topology);
     hpart::HierGridOptions o;
     o.parts = args.parts;
-    o.imbalance = tolerance(args.balance, 0.001);
+    o.imbalance = tol;
     hpart::HierGridPartition h = hpart::partition_grid_hierarchical(comm, g, topo, o);
     node_of_part = std::move(h.node_of_part);
     topology = topo.source + ", " + std::to_string(topo.nodes) + " nodes";
@@ -73,16 +74,12 @@ int run_grid(const hpart::Comm& comm, GridArgs args) {
     hpart::GridOptions o;
     o.parts = args.parts;
     o.method = hpart::grid_method_from_string(args.method.c_str());
-    o.imbalance = tolerance(args.balance, 0.001);
+    o.imbalance = tol;
     p.emplace(hpart::partition_grid(comm, g, o));
   }
-  bool balanced = true;
-  {
-    const double cells = g.local.empty() ? 0.0 : static_cast<double>(g.local.volume());
-    double heaviest = g.cost.empty() && cells > 0 ? 1.0 : 0.0, total = g.cost.empty() ? cells : 0.0;
-    for (const double c : g.cost) heaviest = std::max(heaviest, c), total += c;
-    balanced = warn_if_unbalanced(comm, *p, heaviest, total, "hpart grid");
-  }
+  const std::size_t cells = g.local.empty() ? 0 : static_cast<std::size_t>(g.local.volume());
+  const auto [heaviest, total] = heaviest_and_total<double>(g.cost, cells);
+  const bool balanced = warn_if_unbalanced(comm, *p, heaviest, total, "hpart grid");
   const hpart::GridNeighbours n = hpart::grid_neighbours(comm, g, *p, args.halo);
   std::size_t most = 0;
   for (const auto& v : n.of_part) most = std::max(most, v.size());
@@ -94,14 +91,12 @@ int run_grid(const hpart::Comm& comm, GridArgs args) {
     append_record(comm, args.run, r);
   }
   if (comm.rank() == 0 && !args.run.quiet) {
-    std::string extent = std::to_string(g.extent[0]);
-    for (int d = 1; d < g.dim; ++d) extent.append(1, 'x').append(std::to_string(g.extent[static_cast<std::size_t>(d)]));
-    std::printf("hpart grid: %s cells, %s, on %d ranks x %s%s%s\n", extent.c_str(),
+    std::printf("hpart grid: %s cells, %s, on %d ranks x %s%s%s\n", extent_text(g).c_str(),
                 args.h5.empty() ? (args.cost == "hotspot" ? "hotspot cost" : "unit cost")
                                 : (args.h5 + ":" + args.dataset + " (read " + std::to_string(read_s) + " s)").c_str(),
                 comm.size(), threads_phrase(args.run).c_str(), hier ? "; topology " : "", topology.c_str());
     if (args.method == "sfc" || args.method == "hier")
-      std::printf("balance: %s\n", describe_tolerance(tolerance(args.balance, 0.001)).c_str());
+      std::printf("balance: %s\n", describe_tolerance(tol).c_str());
     std::printf("%-8s %6s %14s %10s %9s %12s %10s%s\n", "method", "parts", "cells", "imbalance", "time_s", "halo_cells",
                 "max_nbrs", hier ? "    internode" : "");
     std::printf("%-8s %6d %14lld %10.6f %9.4f %12lld %10zu", args.method.c_str(), p->num_parts,
@@ -119,11 +114,9 @@ int run_grid(const hpart::Comm& comm, GridArgs args) {
                   hpart::xdmf_path(args.out).c_str());
   }
   if (!args.png.empty()) {
-    std::string extent = std::to_string(g.extent[0]);
-    for (int d = 1; d < g.dim; ++d) extent += "x" + std::to_string(g.extent[static_cast<std::size_t>(d)]);
     hpart::PictureOptions picture;
     picture.max_side = args.png_size;
-    picture.title = "grid " + extent + ", " + std::to_string(p->num_parts) + " parts (" + args.method + ")" +
+    picture.title = "grid " + extent_text(g) + ", " + std::to_string(p->num_parts) + " parts (" + args.method + ")" +
                     (hier ? ", " + topology : "");
     picture.legend = {"imbalance " + number(p->metrics.imbalance[0]) + ", halo cells " + std::to_string(n.halo_volume) +
                       (hier ? ", internode " + std::to_string(levels.internode) + "; thick lines: node boundaries" : "")};

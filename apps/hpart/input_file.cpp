@@ -8,6 +8,8 @@
 #include <fstream>
 #include <string_view>
 
+#include "balance_warning.hpp"
+#include "cli_options.hpp"
 #include "hpart/error.hpp"
 #include "hpart/hdf5.hpp"
 
@@ -72,11 +74,14 @@ InputKind kind_from_name(const std::string& kind) {
   return InputKind::graph;
 }
 
-hpart::GraphFile read_graph(const hpart::Comm& comm, const InputSpec& spec, std::string_view head) {
-  std::string format = spec.format;
-  if (format.empty()) format = head.substr(0, 14) == "%%MatrixMarket" || lower_extension(spec.path) == "mtx" ? "mm" : "metis";
-  if (format == "mm") return hpart::read_graph_matrix_market(comm, spec.path);
-  if (format == "chaco") return hpart::read_graph_chaco(comm, spec.path);
+// A graph's format when --format does not say: MatrixMarket by its banner or extension, else METIS.
+std::string graph_format(const std::string& path, std::string_view head) {
+  return head.substr(0, 14) == "%%MatrixMarket" || lower_extension(path) == "mtx" ? "mm" : "metis";
+}
+
+hpart::GraphFile read_graph(const hpart::Comm& comm, const InputSpec& spec) {
+  if (spec.format == "mm") return hpart::read_graph_matrix_market(comm, spec.path);
+  if (spec.format == "chaco") return hpart::read_graph_chaco(comm, spec.path);
   return hpart::read_graph_metis(comm, spec.path);
 }
 
@@ -114,7 +119,7 @@ const char* to_string(InputKind k) {
   return "?";
 }
 
-InputKind detect_kind(const hpart::Comm& comm, const InputSpec& spec) {
+InputKind detect_kind(const hpart::Comm& comm, InputSpec& spec) {
   const std::string head = read_head(comm, spec.path);
   std::string why;
   const int mine = spec.kind.empty() ? kind_of(spec.path, head, why) : static_cast<int>(kind_from_name(spec.kind));
@@ -126,7 +131,20 @@ InputKind detect_kind(const hpart::Comm& comm, const InputSpec& spec) {
   if (mine < 0)
     throw Error(ErrorCode::invalid_input, "cannot tell what '" + spec.path + "' holds: " + why +
                                                 "; pass --kind points, --kind graph or --kind h5");
-  return static_cast<InputKind>(mine);
+  const auto kind = static_cast<InputKind>(mine);
+  spec.kind = to_string(kind);
+  if (kind == InputKind::graph && spec.format.empty()) spec.format = graph_format(spec.path, head);
+  return kind;
+}
+
+void reject_for_kind(const CLI::App& cmd, InputKind kind, const std::string& path) {
+  if (kind == InputKind::graph) {
+    reject_option(cmd, "--dim", "graph", path, "point files");
+    return;
+  }
+  const std::string what = kind == InputKind::h5 ? "HDF5 point file" : "point file";
+  reject_option(cmd, "--format", what, path, "graph files");
+  if (cmd.get_option_no_throw("--itr") != nullptr) reject_option(cmd, "--itr", what, path, "graphs: cut against migration");
 }
 
 long long Input::global_count() const {
@@ -150,25 +168,39 @@ std::vector<double> Input::weights() const {
   return w;
 }
 
+hpart::PointSet Input::coords() const {
+  hpart::PointSet at;
+  at.coords = graph.coords;
+  at.dim = graph.dim;
+  return at;
+}
+
 int Input::ncon() const { return is_graph() ? graph.ncon : 1; }
+
+std::pair<double, double> Input::heaviest_and_total() const {
+  if (!is_graph()) return hpart_cli::heaviest_and_total<double>(points.weights, points.size());
+  return hpart_cli::heaviest_and_total<std::int64_t>(graph.vwgt, local_count(), static_cast<std::size_t>(graph.ncon));
+}
 
 std::string Input::describe() const {
   if (is_graph())
     return std::to_string(graph.global_vertices) + " vertices, " + std::to_string(graph.global_edges) + " edges, " +
            std::to_string(graph.ncon) + (graph.ncon > 1 ? " constraints" : " constraint") +
-           (coords ? ", " + std::to_string(coords->dim) + "D coordinates" : std::string());
+           (has_coords() ? ", " + std::to_string(graph.dim) + "D coordinates" : std::string());
   return std::to_string(points.global_count) + " points, " + std::to_string(points.dim) + "D, " +
          (points.weighted ? "weighted" : "unit weights");
 }
 
-Input read_input(const hpart::Comm& comm, const InputSpec& spec) {
+Input read_input(const hpart::Comm& comm, const InputSpec& given) {
   Input in;
-  in.path = spec.path;
+  in.path = given.path;
   in.rank = comm.rank();
   const double t0 = MPI_Wtime();
-  in.kind = detect_kind(comm, spec);
+  InputSpec spec = given;
+  const bool resolved = !spec.kind.empty() && (spec.kind != "graph" || !spec.format.empty());
+  in.kind = resolved ? kind_from_name(spec.kind) : detect_kind(comm, spec);
   if (in.kind == InputKind::graph) {
-    in.graph = read_graph(comm, spec, read_head(comm, spec.path));
+    in.graph = read_graph(comm, spec);
   } else if (in.kind == InputKind::h5) {
     in.points = hpart::read_points_h5(comm, spec.path);
     // The dataset's shape fixes the dimension; a contradicting --dim is a mistake worth reporting.
@@ -180,11 +212,11 @@ Input read_input(const hpart::Comm& comm, const InputSpec& spec) {
     refuse_ambiguous_columns(spec.path, in.points, spec.dim);
   }
   if (in.kind == InputKind::graph && !spec.coords.empty()) {
-    in.coords = hpart::read_vertex_coords(comm, spec.coords, in.graph.vtxdist, 0);
     // Coordinates carry no weight column: three columns are x y z (the .xyz files of meshes).
-    // The graph methods (geometric+refine) take the coordinates from the graph itself.
-    in.graph.coords = in.coords->coords;
-    in.graph.dim = in.coords->dim;
+    // Kept once, in the graph, where the geometric methods read them.
+    hpart::PointFile coords = hpart::read_vertex_coords(comm, spec.coords, in.graph.vtxdist, 0);
+    in.graph.coords = std::move(coords.coords);
+    in.graph.dim = coords.dim;
   }
   in.read_s = comm.max(MPI_Wtime() - t0);
   return in;

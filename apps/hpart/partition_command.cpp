@@ -41,9 +41,8 @@ void resolve_input_and_parts(PartitionArgs& a) {
 // Options that only make sense for another kind of input are errors, not silently ignored.
 void reject_inapplicable(const PartitionArgs& a, InputKind kind) {
   const CLI::App& cmd = *a.cmd;
+  reject_for_kind(cmd, kind, a.file);  // --dim, --format: as evaluate and repartition
   if (kind == InputKind::graph) {
-    const std::string what = "graph";
-    reject_option(cmd, "--dim", what, a.file, "point files");
     if (a.method == "hilbert" || a.method == "morton")
       throw UsageError("--method " + a.method + " is for point sets; graphs take graph, metis or geometric+refine");
     if (a.method == "geometric+refine" && a.coords.empty())
@@ -55,7 +54,6 @@ void reject_inapplicable(const PartitionArgs& a, InputKind kind) {
     return;
   }
   const std::string what = kind == InputKind::h5 ? "HDF5 point file" : "point file";
-  reject_option(cmd, "--format", what, a.file, "graph files");
   reject_option(cmd, "--coords", what, a.file, "graphs: a point file is its own coordinates");
   reject_option(cmd, "--drift", what, a.file, "graphs; point sets are rebalanced by hpart-particles and the library's Rebalancer");
   reject_option(cmd, "--seed", what, a.file, "graphs: point partitions are deterministic");
@@ -83,7 +81,6 @@ int run_partition(const hpart::Comm& comm, PartitionArgs args) {
   resolve_input_and_parts(args);
   InputSpec spec{.path = args.file, .kind = args.kind, .format = args.format, .dim = args.dim, .coords = args.coords};
   const InputKind kind = detect_kind(comm, spec);
-  spec.kind = to_string(kind);
   reject_inapplicable(args, kind);
   const bool graph = kind == InputKind::graph;
   if (args.method.empty()) args.method = graph ? "graph" : "hilbert";
@@ -109,9 +106,7 @@ int run_points_partition(const hpart::Comm& comm, const PartitionArgs& args, con
   const hpart::Partition p = hpart::partition_points(comm, file.view(), opts);
   const hpart::Migration plan(comm, p);  // counts only: the CLI reports, it does not move
   print_summary(comm, args, in, p, plan.migrated().objects);
-  double heaviest = file.weighted ? 0.0 : (file.size() > 0 ? 1.0 : 0.0), total = 0.0;
-  for (const double w : file.weights) heaviest = std::max(heaviest, w), total += w;
-  if (!file.weighted) total = static_cast<double>(file.size());
+  const auto [heaviest, total] = in.heaviest_and_total();
   const bool balanced = warn_if_unbalanced(comm, p, heaviest, total, "hpart partition");
   append_record(comm, args.run, base_record(comm, in.path, args.method, in.global_count(), p));
 

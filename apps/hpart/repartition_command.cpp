@@ -132,8 +132,7 @@ int repartition_grid_file(const hpart::Comm& comm, RepartitionArgs a) {
     rec.migrated = r.migrated.weight;
     append_record(comm, a.run, rec);
   }
-  double heaviest = field.cost.empty() ? 1.0 : 0.0, total = field.cost.empty() ? static_cast<double>(r.parts.size()) : 0.0;
-  for (const double c : field.cost) heaviest = std::max(heaviest, c), total += c;
+  const auto [heaviest, total] = heaviest_and_total<double>(field.cost, r.parts.size());
   const bool balanced = warn_if_unbalanced(comm, r, heaviest, total, "hpart repartition");
   if (!out.empty()) {
     hpart::write_grid_partition_h5(comm, out, field.grid, r);
@@ -179,7 +178,6 @@ int run_repartition(const hpart::Comm& comm, RepartitionArgs a) {
   if (a.input.path.empty()) throw UsageError("no input file: hpart repartition FILE --from OLD.part");
   InputSpec spec = a.input;
   const InputKind kind = detect_kind(comm, spec);
-  spec.kind = to_string(kind);
   reject_for_kind(*a.cmd, kind, spec.path);
   const bool graph = kind == InputKind::graph;
   const double tol = tolerance(a.balance, graph ? 0.03 : 0.02);
@@ -194,7 +192,7 @@ int run_repartition(const hpart::Comm& comm, RepartitionArgs a) {
 
   const hpart::Partition result =
       graph ? repartition_graph_file(comm, a, in, old, tol) : repartition_point_file(comm, a, in, old, tol);
-  const auto [heaviest, total] = heaviest_and_total(in);
+  const auto [heaviest, total] = in.heaviest_and_total();
   const bool balanced = warn_if_unbalanced(comm, result, heaviest, total, "hpart repartition");
   if (!out.empty()) {
     hpart::write_parts_text(comm, out, result.parts);
