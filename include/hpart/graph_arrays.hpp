@@ -2,6 +2,7 @@
 // The arrays of a distributed graph in the ParMETIS convention: Graph borrows the caller's,
 // GraphFile owns them (what the readers return). The operations are in graph.hpp.
 #include <cstdint>
+#include <climits>
 #include <span>
 #include <vector>
 
@@ -24,6 +25,12 @@ namespace hpart {
 // others is an error; ranks without vertices, or without edges, may pass them empty).
 // A rank numbers its vertices and their off-rank neighbours in 32 bits: n plus its ghosts must
 // stay below 2^31 (checked: use more ranks).
+//
+// Neighbour ids come in 64 bits (adjncy) or, for graphs of fewer than 2^31 vertices, in 32 bits
+// (adjncy32): give one of the two, the other empty (a rank may use either). 32-bit ids halve
+// the largest array of a graph and are what a caller with int32 arrays (METIS/ParMETIS idx_t,
+// the readers' compact option) lends without a copy; partition_graph, validate_graph and
+// graph_metrics read them in place, the other graph calls widen a temporary 64-bit copy.
 struct Graph {
   std::span<const gid_t> vtxdist;        // R + 1 values, non-decreasing, vtxdist[0] = 0
   std::span<const std::int64_t> xadj;    // n + 1 offsets into adjncy (n = local vertices), xadj[0] = 0
@@ -33,8 +40,12 @@ struct Graph {
   std::span<const std::int64_t> adjwgt;  // one per adjncy entry (> 0); empty: unit
   std::span<const double> coords;        // optional: n * dim coordinates (geometric methods)
   int dim = 0;                           // 0 (no coordinates), 2 or 3
+  std::span<const std::int32_t> adjncy32;  // or: the neighbours' global ids in 32 bits (see above)
 
   [[nodiscard]] std::size_t local_vertices() const { return xadj.empty() ? 0 : xadj.size() - 1; }
+  // Adjacency entries of this rank, and the global id of entry e, whichever width holds them.
+  [[nodiscard]] std::size_t entries() const { return adjncy32.empty() ? adjncy.size() : adjncy32.size(); }
+  [[nodiscard]] gid_t neighbour(std::size_t e) const { return adjncy32.empty() ? adjncy[e] : adjncy32[e]; }
 };
 
 // A graph read from a file (or built by a generator): the owning arrays of this rank's block.
@@ -42,6 +53,7 @@ struct GraphFile {
   std::vector<gid_t> vtxdist;
   std::vector<std::int64_t> xadj;
   std::vector<gid_t> adjncy;
+  std::vector<std::int32_t> adjncy32;  // instead of adjncy when read compact (Graph::adjncy32)
   std::vector<std::int64_t> vwgt;  // empty when the file has no vertex weights
   int ncon = 1;
   std::vector<std::int64_t> adjwgt;  // empty when the file has no edge weights
@@ -53,8 +65,17 @@ struct GraphFile {
   gid_t global_vertices = 0;
   std::int64_t global_edges = 0;  // undirected edges (each listed at both ends)
 
+  // Moves the neighbour ids into adjncy32 when the graph has fewer than 2^31 vertices (half the
+  // memory of the largest array; partition_graph reads them in place) and returns whether it did.
+  bool narrow_ids() {
+    if (!adjncy32.empty() || vtxdist.empty() || vtxdist.back() > INT32_MAX) return false;
+    adjncy32.assign(adjncy.begin(), adjncy.end());
+    std::vector<gid_t>().swap(adjncy);
+    return true;
+  }
+
   [[nodiscard]] Graph view() const {
-    return Graph{vtxdist, xadj, adjncy, vwgt, ncon, adjwgt, coords, dim};
+    return Graph{vtxdist, xadj, adjncy, vwgt, ncon, adjwgt, coords, dim, adjncy32};
   }
 };
 

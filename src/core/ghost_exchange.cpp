@@ -7,8 +7,8 @@ namespace hpart::graph {
 
 GhostIds ghost_ids_of(const Graph& g, gid_t lo, gid_t hi) {
   GhostIds out;
-  for (gid_t v : g.adjncy)
-    if (v < lo || v >= hi) out.ids.push_back(v);
+  for (std::size_t e = 0; e < g.entries(); ++e)
+    if (const gid_t v = g.neighbour(e); v < lo || v >= hi) out.ids.push_back(v);
   out.entries = out.ids.size();
   std::sort(out.ids.begin(), out.ids.end());
   out.ids.erase(std::unique(out.ids.begin(), out.ids.end()), out.ids.end());
@@ -18,8 +18,8 @@ GhostIds ghost_ids_of(const Graph& g, gid_t lo, gid_t hi) {
 void number_locally(const Graph& g, gid_t lo, gid_t hi, std::span<const gid_t> ghosts, std::span<std::int32_t> out) {
   const auto n = static_cast<std::int32_t>(hi - lo);
 #pragma omp parallel for schedule(static, 16384)
-  for (std::size_t e = 0; e < g.adjncy.size(); ++e) {
-    const gid_t v = g.adjncy[e];
+  for (std::size_t e = 0; e < g.entries(); ++e) {
+    const gid_t v = g.neighbour(e);
     out[e] = (v >= lo && v < hi)
                  ? static_cast<std::int32_t>(v - lo)
                  : n + static_cast<std::int32_t>(std::lower_bound(ghosts.begin(), ghosts.end(), v) - ghosts.begin());
@@ -30,7 +30,7 @@ GhostExchange::GhostExchange(const Comm& comm, const Graph& g) : comm_(comm) {
   const int me = comm.rank();
   const gid_t lo = g.vtxdist[static_cast<std::size_t>(me)], hi = g.vtxdist[static_cast<std::size_t>(me) + 1];
   ghost_ids_ = ghost_ids_of(g, lo, hi).ids;
-  local_adjncy_.resize(g.adjncy.size());
+  local_adjncy_.resize(g.entries());
   number_locally(g, lo, hi, ghost_ids_, local_adjncy_);
   plan(g.vtxdist);
 }

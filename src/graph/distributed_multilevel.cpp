@@ -57,15 +57,17 @@ std::vector<part_t> id_block_parts(const Comm& comm, const BlockLevel& L, int K)
   return parts;
 }
 
-// One rank: the graph straight into the kernel (no level copy, no gather). Only the adjacency
-// is converted (the kernel numbers vertices in 32 bits); offsets and weights are lent as they
-// are, and missing weights stay missing (the kernel reads them as unit weights).
+// One rank: the graph straight into the kernel (no level copy, no gather). 32-bit ids
+// (Graph::adjncy32) are lent as they are; 64-bit ones are narrowed into a copy (the kernel
+// numbers vertices in 32 bits). Offsets and weights are lent as they are, and missing weights
+// stay missing (the kernel reads them as unit weights).
 std::vector<part_t> single_rank(const Graph& g, const GraphOptions& opts) {
-  graphk::HugeVector<std::int32_t> adjncy(g.adjncy.size());
+  graphk::HugeVector<std::int32_t> narrowed(g.adjncy.size());
   const auto m = static_cast<std::int64_t>(g.adjncy.size());
 #pragma omp parallel for schedule(static)
   for (std::int64_t e = 0; e < m; ++e)
-    adjncy[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(g.adjncy[static_cast<std::size_t>(e)]);
+    narrowed[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(g.adjncy[static_cast<std::size_t>(e)]);
+  const std::span<const std::int32_t> adjncy = g.adjncy32.empty() ? std::span<const std::int32_t>(narrowed) : g.adjncy32;
   static const std::int64_t kNoEdges[1] = {0};
   graphk::GraphView all;
   all.ncon = g.ncon;

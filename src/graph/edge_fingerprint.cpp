@@ -29,7 +29,8 @@ inline std::uint64_t hash_b(std::uint64_t lo, std::uint64_t hi, std::uint64_t w)
 // Rows up to this degree are checked for duplicates pairwise; longer rows are sorted in a copy.
 constexpr std::int64_t kPairwiseDegree = 24;
 
-bool has_duplicate(const gid_t* row, std::int64_t d, std::vector<gid_t>& scratch) {
+template <class Id>  // the caller's width (Graph::adjncy or adjncy32)
+bool has_duplicate(const Id* row, std::int64_t d, std::vector<gid_t>& scratch) {
   if (d <= kPairwiseDegree) {
     bool dup = false;  // no early exit: the inner loop vectorises
     for (std::int64_t i = 1; i < d; ++i)
@@ -46,7 +47,7 @@ bool vertex_ok(const Graph& g, gid_t base, std::size_t v) {
   const gid_t gv = base + static_cast<gid_t>(v), N = g.vtxdist.back();
   bool ok = true;
   for (auto e = static_cast<std::size_t>(g.xadj[v]); e < static_cast<std::size_t>(g.xadj[v + 1]); ++e) {
-    const gid_t u = g.adjncy[e];
+    const gid_t u = g.neighbour(e);
     ok &= u >= 0 && u < N && u != gv && (g.adjwgt.empty() || g.adjwgt[e] > 0);
   }
   for (std::size_t c = 0; c < (g.vwgt.empty() ? 0 : static_cast<std::size_t>(g.ncon)); ++c)
@@ -77,7 +78,7 @@ EdgeFingerprint edge_fingerprint(const Graph& g, gid_t base) {
       const auto from = static_cast<std::uint64_t>(base + v);
       const std::int64_t begin = g.xadj[static_cast<std::size_t>(v)], end = g.xadj[static_cast<std::size_t>(v) + 1];
       for (std::int64_t e = begin; e < end; ++e) {
-        const auto to = static_cast<std::uint64_t>(g.adjncy[static_cast<std::size_t>(e)]);
+        const auto to = static_cast<std::uint64_t>(g.neighbour(static_cast<std::size_t>(e)));
         const auto w = static_cast<std::uint64_t>(unit_edges ? 1 : g.adjwgt[static_cast<std::size_t>(e)]);
         edge_total = add_saturated(edge_total, w);
         const std::uint64_t lo = std::min(from, to), hi = std::max(from, to);
@@ -90,7 +91,9 @@ EdgeFingerprint edge_fingerprint(const Graph& g, gid_t base) {
       if (!unit_vertices)
         for (std::size_t c = 0; c < nc; ++c)
           mine[c] = add_saturated(mine[c], static_cast<std::uint64_t>(g.vwgt[static_cast<std::size_t>(v) * nc + c]));
-      if (!duplicate && has_duplicate(g.adjncy.data() + begin, end - begin, scratch)) duplicate = 1;
+      if (!duplicate && (g.adjncy32.empty() ? has_duplicate(g.adjncy.data() + begin, end - begin, scratch)
+                                            : has_duplicate(g.adjncy32.data() + begin, end - begin, scratch)))
+        duplicate = 1;
       if (v < first_bad && !vertex_ok(g, base, static_cast<std::size_t>(v))) first_bad = v;
     }
     mine[nc] = edge_total;
@@ -98,7 +101,7 @@ EdgeFingerprint edge_fingerprint(const Graph& g, gid_t base) {
     for (std::size_t i = 0; i <= nc; ++i) totals[i] = add_saturated(totals[i], mine[i]);
   }
   if (unit_vertices) std::fill(totals.begin(), totals.begin() + static_cast<std::ptrdiff_t>(nc), static_cast<std::uint64_t>(n));
-  totals[nc + 1] = std::min<std::uint64_t>(g.adjncy.size(), kTotalLimit);
+  totals[nc + 1] = std::min<std::uint64_t>(g.entries(), kTotalLimit);
   return {a, b, duplicate != 0, first_bad < n ? first_bad : -1, std::move(totals)};
 }
 

@@ -33,8 +33,8 @@ bool before(const GraphDefect& a, const GraphDefect& b) {
 // and a far end's query is a binary search, with O(local edges) extra memory.
 class SortedAdjacency {
  public:
-  explicit SortedAdjacency(const Graph& g) : xadj_(g.xadj), pairs_(g.adjncy.size()) {
-    for (std::size_t e = 0; e < pairs_.size(); ++e) pairs_[e] = {g.adjncy[e], g.adjwgt.empty() ? 1 : g.adjwgt[e]};
+  explicit SortedAdjacency(const Graph& g) : xadj_(g.xadj), pairs_(g.entries()) {
+    for (std::size_t e = 0; e < pairs_.size(); ++e) pairs_[e] = {g.neighbour(e), g.adjwgt.empty() ? 1 : g.adjwgt[e]};
     const auto n = static_cast<std::int64_t>(g.local_vertices());
 #pragma omp parallel for schedule(dynamic, 256)
     for (std::int64_t v = 0; v < n; ++v)
@@ -95,9 +95,9 @@ GraphDefect find_graph_asymmetry(const Comm& comm, const Graph& g, std::span<con
   // Far ends on other ranks: a counting sort of the edges by owner, then one exchange.
   const int R = comm.size();
   std::vector<std::int64_t> counts(static_cast<std::size_t>(R), 0);
-  std::vector<int> owner(g.adjncy.size());
-  for (std::size_t e = 0; e < g.adjncy.size(); ++e) {
-    owner[e] = owner_of(g.vtxdist, g.adjncy[e]);
+  std::vector<int> owner(g.entries());
+  for (std::size_t e = 0; e < owner.size(); ++e) {
+    owner[e] = owner_of(g.vtxdist, g.neighbour(e));
     ++counts[static_cast<std::size_t>(owner[e])];
   }
   counts[static_cast<std::size_t>(comm.rank())] = 0;
@@ -106,7 +106,7 @@ GraphDefect find_graph_asymmetry(const Comm& comm, const Graph& g, std::span<con
   std::vector<EdgeRecord> send(static_cast<std::size_t>(offset.back()));
   for (std::size_t v = 0; v < n; ++v) {
     for (auto e = static_cast<std::size_t>(g.xadj[v]); e < static_cast<std::size_t>(g.xadj[v + 1]); ++e) {
-      const EdgeRecord r{g.adjncy[e], base + static_cast<gid_t>(v), g.adjwgt.empty() ? 1 : g.adjwgt[e], tag(v)};
+      const EdgeRecord r{g.neighbour(e), base + static_cast<gid_t>(v), g.adjwgt.empty() ? 1 : g.adjwgt[e], tag(v)};
       if (owner[e] == comm.rank())
         check(r);
       else

@@ -49,7 +49,7 @@ detail::Replicated replicated_shape(const Graph& g) {
   args.value("Graph::ncon", static_cast<long long>(g.ncon))
       .value("Graph::dim", static_cast<long long>(g.dim))
       .given("Graph::vwgt", !g.vwgt.empty(), g.local_vertices() == 0)
-      .given("Graph::adjwgt", !g.adjwgt.empty(), g.adjncy.empty());
+      .given("Graph::adjwgt", !g.adjwgt.empty(), g.entries() == 0);
   return args;
 }
 
@@ -90,26 +90,32 @@ std::string check_lengths(const Comm& comm, const Graph& g, std::size_t n) {
   if (n != owned)
     return "xadj has " + str(static_cast<long long>(g.xadj.size())) + " values, but vtxdist gives this rank " +
            str(static_cast<long long>(owned)) + " vertices, so it needs " + str(static_cast<long long>(owned + 1));
-  if (g.xadj.empty()) return g.adjncy.empty() ? std::string() : "adjncy has values but there are no vertices";
+  if (!g.adjncy.empty() && !g.adjncy32.empty())
+    return "adjncy and adjncy32 both hold values: give the neighbour ids in one width (the other empty)";
+  if (!g.adjncy32.empty() && g.vtxdist.back() > INT32_MAX)
+    return "adjncy32 holds 32-bit ids, but the graph has " + str(g.vtxdist.back()) +
+           " vertices (2^31 or more): give 64-bit ids in adjncy";
+  const char* ids = g.adjncy32.empty() ? "adjncy" : "adjncy32";
+  if (g.xadj.empty()) return g.entries() == 0 ? std::string() : std::string(ids) + " has values but there are no vertices";
   if (g.xadj[0] != 0) return "xadj[0] = " + str(g.xadj[0]) + "; it must be 0";
   for (std::size_t v = 0; v < n; ++v)
     if (g.xadj[v + 1] < g.xadj[v])
       return "xadj decreases at local vertex " + str(static_cast<long long>(v)) + " (global " +
              str(g.vtxdist[r] + static_cast<gid_t>(v)) + ")";
-  if (static_cast<std::size_t>(g.xadj[n]) != g.adjncy.size())
-    return "adjncy has " + str(static_cast<long long>(g.adjncy.size())) + " values, but xadj[n] = " + str(g.xadj[n]);
+  if (static_cast<std::size_t>(g.xadj[n]) != g.entries())
+    return std::string(ids) + " has " + str(static_cast<long long>(g.entries())) + " values, but xadj[n] = " + str(g.xadj[n]);
   if (!g.vwgt.empty() && g.vwgt.size() != n * static_cast<std::size_t>(g.ncon))
     return "vwgt has " + str(static_cast<long long>(g.vwgt.size())) + " values; " + str(static_cast<long long>(n)) +
            " vertices x ncon " + str(g.ncon) + " need " + str(static_cast<long long>(n * static_cast<std::size_t>(g.ncon)));
-  if (!g.adjwgt.empty() && g.adjwgt.size() != g.adjncy.size())
-    return "adjwgt has " + str(static_cast<long long>(g.adjwgt.size())) + " values, but adjncy has " +
-           str(static_cast<long long>(g.adjncy.size())) + ": give one weight per adjacency entry, or none";
+  if (!g.adjwgt.empty() && g.adjwgt.size() != g.entries())
+    return "adjwgt has " + str(static_cast<long long>(g.adjwgt.size())) + " values, but " + ids + " has " +
+           str(static_cast<long long>(g.entries())) + ": give one weight per adjacency entry, or none";
   // Vertices and their ghosts are numbered in 32 bits (the ghosts: at most one per entry, and
   // at most the vertices of other ranks).
   const auto others = static_cast<std::size_t>(g.vtxdist.back()) - n;
-  if (n + std::min(g.adjncy.size(), others) > static_cast<std::size_t>(INT32_MAX))
+  if (n + std::min(g.entries(), others) > static_cast<std::size_t>(INT32_MAX))
     return "this rank holds " + str(static_cast<long long>(n)) + " vertices with up to " +
-           str(static_cast<long long>(std::min(g.adjncy.size(), others))) +
+           str(static_cast<long long>(std::min(g.entries(), others))) +
            " neighbours on other ranks; hpart numbers a rank's vertices and their neighbours in 32 bits (below "
            "2^31 together): spread the graph over more ranks";
   if (g.dim == 0 && !g.coords.empty()) return "coords are given but dim = 0: set dim to 2 or 3";
@@ -123,7 +129,7 @@ std::string check_lengths(const Comm& comm, const Graph& g, std::size_t n) {
 std::string check_vertex(const Graph& g, gid_t base, std::size_t v) {
   const gid_t gv = base + static_cast<gid_t>(v), N = g.vtxdist.back();
   for (auto e = static_cast<std::size_t>(g.xadj[v]); e < static_cast<std::size_t>(g.xadj[v + 1]); ++e) {
-    const gid_t u = g.adjncy[e];
+    const gid_t u = g.neighbour(e);
     if (u < 0 || u >= N) return "vertex " + str(gv) + " lists " + str(u) + ", outside [0, " + str(N) + ")";
     if (u == gv) return "vertex " + str(gv) + " lists itself (self-loops are not allowed)";
     if (!g.adjwgt.empty() && g.adjwgt[e] <= 0)

@@ -67,6 +67,8 @@ GraphMetrics graph_metrics_with(const Comm& comm, const Graph& g, std::span<cons
 GraphMetrics graph_metrics_of_valid(const Comm& comm, const Graph& g, std::span<const part_t> parts) {
   if (comm.size() > 1) return graph_metrics_with(comm, g, parts, GhostExchange(comm, g));
   // One rank: every neighbour is local, no ghost plan to build.
+  if (!g.adjncy32.empty())
+    return summed(comm, count(g, parts, [&](std::size_t e) { return parts[static_cast<std::size_t>(g.adjncy32[e])]; }));
   return summed(comm, count(g, parts, [&](std::size_t e) { return parts[static_cast<std::size_t>(g.adjncy[e])]; }));
 }
 

@@ -107,6 +107,58 @@ TEST(GraphPartition, LargeGraphTakesTheDistributedLevels) {
   }
 }
 
+// 32-bit neighbour ids (Graph::adjncy32, GraphFile::narrow_ids) are the same graph: every
+// method gives the same parts and cut as with 64-bit ids, on the single-rank and the distributed
+// paths (43,700 vertices: distributed levels at np > 1), and the calls that widen a copy
+// (graph_metrics, repartition_graph, migrate_graph) give the same results too.
+TEST(GraphPartition, ThirtyTwoBitIdsAreTheSameGraph) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const hpart::GraphFile wide = hpart::testing::grid_graph(230, 190, w.rank, w.size, 1);
+  hpart::GraphFile narrow = wide;
+  ASSERT_TRUE(narrow.narrow_ids());
+  EXPECT_TRUE(narrow.adjncy.empty());
+  ASSERT_EQ(narrow.adjncy32.size(), wide.adjncy.size());
+  for (GraphMethod m : {GraphMethod::graph, GraphMethod::metis, GraphMethod::geometric_refine}) {
+    hpart::GraphOptions opts;
+    opts.parts = 13;
+    opts.method = m;
+    const auto a = hpart::partition_graph(comm, wide.view(), opts);
+    const auto b = hpart::partition_graph(comm, narrow.view(), opts);
+    EXPECT_EQ(a.parts, b.parts) << hpart::to_string(m);
+    EXPECT_EQ(a.cut.edge_cut, b.cut.edge_cut) << hpart::to_string(m);
+    EXPECT_EQ(a.cut.comm_volume, b.cut.comm_volume) << hpart::to_string(m);
+    EXPECT_GT(b.cut.edge_cut, 0);
+  }
+  hpart::GraphOptions opts;
+  opts.parts = 6;
+  const auto p = hpart::partition_graph(comm, wide.view(), opts);
+  const hpart::GraphMetrics mw = hpart::graph_metrics(comm, wide.view(), p.parts, 6);
+  const hpart::GraphMetrics mn = hpart::graph_metrics(comm, narrow.view(), p.parts, 6);
+  EXPECT_EQ(mw.edge_cut, mn.edge_cut);
+  EXPECT_EQ(mw.comm_volume, mn.comm_volume);
+  EXPECT_EQ(mw.boundary_vertices, mn.boundary_vertices);
+  // A skewed load: the first 500 vertices twice as heavy, repartitioned from p.
+  hpart::GraphFile heavy_wide = wide, heavy_narrow = narrow;
+  for (std::size_t v = 0; v < heavy_wide.vwgt.size(); ++v)
+    if (heavy_wide.vtxdist[static_cast<std::size_t>(w.rank)] + static_cast<hpart::gid_t>(v) < 500)
+      heavy_wide.vwgt[v] *= 2, heavy_narrow.vwgt[v] *= 2;
+  hpart::GraphRepartOptions ro;
+  ro.parts = 6;
+  const auto ra = hpart::repartition_graph(comm, heavy_wide.view(), p.parts, ro);
+  const auto rb = hpart::repartition_graph(comm, heavy_narrow.view(), p.parts, ro);
+  EXPECT_EQ(ra.parts, rb.parts);
+  EXPECT_EQ(ra.cut.edge_cut, rb.cut.edge_cut);
+  // Moved to the parts' owners (part q on rank q mod R): the same vertices, ids and neighbours.
+  std::vector<int> owner(6);
+  for (int q = 0; q < 6; ++q) owner[static_cast<std::size_t>(q)] = q % w.size;
+  const auto ma = hpart::migrate_graph(comm, wide.view(), p.parts, owner);
+  const auto mb = hpart::migrate_graph(comm, narrow.view(), p.parts, owner);
+  EXPECT_EQ(ma.old_ids, mb.old_ids);
+  EXPECT_EQ(ma.graph.xadj, mb.graph.xadj);
+  EXPECT_EQ(ma.graph.adjncy, mb.graph.adjncy);
+}
+
 // Edge weights that sum past 2^31 keep 64-bit coarse weights on the distributed levels (and the
 // kernel's; 32-bit sums would wrap): with every weight 2^30 the partition cuts about as many
 // edges as that of the unit-weight graph (whose levels use 32-bit weights).
@@ -297,6 +349,19 @@ TEST(GraphBadInput, OptionsAndStructure) {
   o.method = GraphMethod::geometric_refine;
   expect_error(no_coords, o, "coordinates");
   o.method = GraphMethod::graph;
+  // Neighbour ids in both widths at once, and 32-bit ids where they cannot hold every id.
+  hpart::GraphFile both = f;
+  both.adjncy32.assign(f.adjncy.begin(), f.adjncy.end());
+  expect_error(both.view(), o, "adjncy and adjncy32 both hold values");
+  hpart::GraphFile short32 = f;
+  short32.narrow_ids();
+  if (!short32.adjncy32.empty()) short32.adjncy32.pop_back();
+  const bool any_edges = comm.sum(static_cast<long long>(f.adjncy.size())) > 0;
+  if (any_edges) {
+    // Only the ranks that hold edges can shorten theirs; the others' lengths are right, and
+    // the error is still everyone's.
+    expect_error(short32.view(), o, "adjncy32 has");
+  }
   // An asymmetric edge on the last rank (its first vertex drops one neighbour).
   hpart::GraphFile bad = f;
   if (w.rank == w.size - 1 && bad.xadj.size() > 1) {

@@ -99,7 +99,7 @@ BlockLevel finest_block(const Comm& comm, const Graph& g) {
   // The block's adjacency numbered straight into the kernel's array, with room for the ghost
   // rows (one entry per local entry to a ghost) so that appending them copies nothing: the
   // plan is built without a numbering of its own (partition_graph's metrics read this one).
-  const std::size_t m = g.adjncy.size();
+  const std::size_t m = g.entries();
   c.adjncy.reserve(m + ghosts.entries);
   c.adjncy.resize(m);
   number_locally(g, lo, hi, ghosts.ids, c.adjncy);

@@ -31,10 +31,11 @@ graphk::CsrGraph gather_graph(const Comm& comm, const Graph& g, int root) {
   // Degrees, neighbours (32-bit: a gathered graph has < 2^31 vertices), weights.
   std::vector<std::int64_t> degree(n);
   for (std::size_t v = 0; v < n; ++v) degree[v] = g.xadj[v + 1] - g.xadj[v];
-  std::vector<std::int32_t> adj(g.adjncy.begin(), g.adjncy.end());
+  std::vector<std::int32_t> adj(g.entries());
+  for (std::size_t e = 0; e < adj.size(); ++e) adj[e] = static_cast<std::int32_t>(g.neighbour(e));
   std::vector<std::int64_t> vw = g.vwgt.empty() ? std::vector<std::int64_t>(n * static_cast<std::size_t>(g.ncon), 1)
                                                 : std::vector<std::int64_t>(g.vwgt.begin(), g.vwgt.end());
-  std::vector<std::int64_t> ew = g.adjwgt.empty() ? std::vector<std::int64_t>(g.adjncy.size(), 1)
+  std::vector<std::int64_t> ew = g.adjwgt.empty() ? std::vector<std::int64_t>(g.entries(), 1)
                                                   : std::vector<std::int64_t>(g.adjwgt.begin(), g.adjwgt.end());
   graphk::CsrGraph out;
   out.ncon = g.ncon;

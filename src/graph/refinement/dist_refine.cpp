@@ -222,13 +222,14 @@ GraphFile explicit_weights(const Graph& g) {
   L.vtxdist.assign(g.vtxdist.begin(), g.vtxdist.end());
   L.xadj.assign(g.xadj.begin(), g.xadj.end());
   if (L.xadj.empty()) L.xadj.assign(1, 0);  // a rank without vertices may pass no offsets at all
-  L.adjncy.assign(g.adjncy.begin(), g.adjncy.end());
+  L.adjncy.resize(g.entries());
+  for (std::size_t e = 0; e < L.adjncy.size(); ++e) L.adjncy[e] = g.neighbour(e);  // 64-bit, whichever width came
   L.ncon = g.ncon;
   L.global_vertices = L.vtxdist.empty() ? 0 : L.vtxdist.back();
   const std::size_t n = g.local_vertices();
   L.vwgt = g.vwgt.empty() ? std::vector<std::int64_t>(n * static_cast<std::size_t>(g.ncon), 1)
                           : std::vector<std::int64_t>(g.vwgt.begin(), g.vwgt.end());
-  L.adjwgt = g.adjwgt.empty() ? std::vector<std::int64_t>(g.adjncy.size(), 1)
+  L.adjwgt = g.adjwgt.empty() ? std::vector<std::int64_t>(g.entries(), 1)
                               : std::vector<std::int64_t>(g.adjwgt.begin(), g.adjwgt.end());
   return L;
 }

@@ -26,7 +26,7 @@ GraphDiffusion::GraphDiffusion(const Comm& comm, const Graph& g, const graph::Gh
   const auto& adj = ghosts_.local_adjncy();
   const std::size_t n = parts_.size(), G = ghosts_.ghosts();
   ghost_nbr_start_.assign(G + 1, 0);
-  for (std::size_t e = 0; e < g_.adjncy.size(); ++e)  // xadj[n] entries (xadj may be empty when n = 0)
+  for (std::size_t e = 0; e < g_.entries(); ++e)  // xadj[n] entries (xadj may be empty when n = 0)
     if (static_cast<std::size_t>(adj[e]) >= n) ++ghost_nbr_start_[static_cast<std::size_t>(adj[e]) - n + 1];
   std::partial_sum(ghost_nbr_start_.begin(), ghost_nbr_start_.end(), ghost_nbr_start_.begin());
   ghost_nbr_.resize(static_cast<std::size_t>(ghost_nbr_start_[G]));
