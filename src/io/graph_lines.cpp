@@ -3,6 +3,7 @@
 #include <climits>
 
 #include "io/text_tokens.hpp"
+#include "io/vertex_scan.hpp"
 
 namespace hpart::detail {
 namespace {
@@ -22,48 +23,6 @@ std::string parse_fmt(std::string_view token, GraphDialect dialect, GraphHeader&
   h.leading_value = digits[0] == '1';
   h.vertex_weights = digits[1] == '1';
   h.edge_weights = digits[2] == '1';
-  return {};
-}
-
-// The numbers of one vertex line, appended to `rows`; "" or why the line is malformed.
-std::string parse_vertex(std::string_view line, const GraphHeader& h, gid_t v, GraphDialect dialect,
-                         VertexRows& rows) {
-  TokenCursor tokens(line);
-  std::string_view tok;
-  std::int64_t x = 0;
-  std::string why;
-  if (h.leading_value) {
-    const char* what = dialect == GraphDialect::chaco ? "vertex number" : "vertex size";
-    if (!tokens.next(tok)) return std::string("is empty, but fmt says each vertex line starts with its ") + what;
-    if (!(why = parse_integer(tok, x)).empty()) return std::string(what) + ": " + why;
-    if (dialect == GraphDialect::chaco && x != v + 1)
-      return "starts with vertex number " + str(x) + ", but it is the line of vertex " + str(v + 1);
-    if (x < 0) return "vertex size " + str(x) + " is negative";
-    if (dialect == GraphDialect::metis) rows.vsize.push_back(x);
-  }
-  if (h.vertex_weights) {
-    for (int c = 0; c < h.ncon; ++c) {
-      if (!tokens.next(tok))
-        return "has " + str(c) + " vertex weight" + (c == 1 ? "" : "s") + ", but the header says " + str(h.ncon) +
-               " per vertex";
-      if (!(why = parse_integer(tok, x)).empty()) return "vertex weight " + str(c + 1) + ": " + why;
-      if (x < 0) return "vertex weight " + str(x) + " is negative: weights must be >= 0";
-      rows.vwgt.push_back(x);
-    }
-  }
-  for (std::int64_t k = 1; tokens.next(tok); ++k) {
-    if (!(why = parse_integer(tok, x)).empty()) return "neighbour " + str(k) + ": " + why;
-    if (x < 1 || x > h.vertices)
-      return "neighbour " + str(x) + " is out of range [1, " + str(h.vertices) + "] (ids are 1-based)";
-    if (x - 1 == v) return "vertex " + str(v + 1) + " lists itself (self-loops are not allowed)";
-    rows.adjncy.push_back(x - 1);
-    if (!h.edge_weights) continue;
-    const std::int64_t id = x;
-    if (!tokens.next(tok)) return "neighbour " + str(id) + " has no edge weight (fmt says each neighbour is followed by one)";
-    if (!(why = parse_integer(tok, x)).empty()) return "edge weight of neighbour " + str(id) + ": " + why;
-    if (x <= 0) return "edge weight " + str(x) + " (to neighbour " + str(id) + ") must be > 0";
-    rows.adjwgt.push_back(x);
-  }
   return {};
 }
 
@@ -127,36 +86,23 @@ std::string parse_graph_header(std::string_view line, GraphDialect dialect, Grap
 
 VertexRows parse_vertex_lines(std::string_view text, long long from, const GraphHeader& h, gid_t first_vertex,
                               GraphDialect dialect) {
-  VertexRows rows;
-  LineCursor cursor(text);
-  std::string_view line;
-  gid_t v = first_vertex;
-  while (cursor.next(line)) {
-    if (cursor.index() < from) continue;
-    const LineKind kind = line_kind(line);
-    if (kind == LineKind::comment) continue;
-    if (v >= h.vertices) {
-      if (kind == LineKind::blank) continue;
-      rows.bad_line = cursor.index();
-      rows.bad_reason = "more vertex lines than the header's n = " + str(h.vertices);
-      break;
-    }
-    const std::size_t adj = rows.adjncy.size(), ew = rows.adjwgt.size(), vw = rows.vwgt.size();
-    const std::size_t vs = rows.vsize.size();
-    std::string why = parse_vertex(line, h, v, dialect, rows);
-    if (!why.empty()) {
-      rows.adjncy.resize(adj);
-      rows.adjwgt.resize(ew);
-      rows.vwgt.resize(vw);
-      rows.vsize.resize(vs);
-      rows.bad_line = cursor.index();
-      rows.bad_reason = std::move(why);
-      break;
-    }
-    rows.xadj.push_back(static_cast<std::int64_t>(rows.adjncy.size()));
-    rows.line.push_back(cursor.index());
-    ++v;
+  // Skip to buffer line `from`; the scanner numbers lines from there.
+  std::size_t start = 0;
+  for (long long i = 0; i < from && start < text.size(); ++i) {
+    const std::size_t nl = text.find('\n', start);
+    start = nl == std::string_view::npos ? text.size() : nl + 1;
   }
+  ScannedRows<gid_t> scanned;
+  VertexScanner<gid_t>(h, dialect, first_vertex, from, scanned).scan(text.substr(start));
+  VertexRows rows;
+  rows.line = scanned.lines();
+  rows.xadj = std::move(scanned.xadj);
+  rows.adjncy = std::move(scanned.adjncy);
+  rows.adjwgt = std::move(scanned.adjwgt);
+  rows.vwgt = std::move(scanned.vwgt);
+  rows.vsize = std::move(scanned.vsize);
+  rows.bad_line = scanned.bad_line;
+  rows.bad_reason = std::move(scanned.bad_reason);
   return rows;
 }
 

@@ -26,4 +26,16 @@ HeadedText read_headed_text(const Comm& comm, const std::string& path);
 // Collective: buffer line `index` of `root`'s text, on every rank (at most 4 KiB of it).
 std::string share_line(const Comm& comm, std::string_view text, long long index, int root);
 
+// Where the header is, agreed from each rank's census of its lines: `lines` it holds, the index
+// of its first record line (or -1) and that line's text (on the rank that holds it).
+struct HeaderPlace {
+  long long first_line = 1;   // file line number of this rank's first line
+  long long header_line = 0;  // file line number of the header
+  std::string header;         // on every rank
+  int holder = 0;             // the rank whose lines hold it
+};
+// Collective; throws the same io Error on every rank for no header or one longer than 4 KiB.
+HeaderPlace agree_header(const Comm& comm, const std::string& path, long long lines, long long first_record,
+                         std::string_view record);
+
 }  // namespace hpart::detail
