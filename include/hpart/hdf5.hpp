@@ -16,6 +16,7 @@
 
 #include "hpart/comm.hpp"
 #include "hpart/grid.hpp"
+#include "hpart/hierarchy.hpp"
 #include "hpart/io.hpp"
 #include "hpart/partition.hpp"
 #include "hpart/point_set.hpp"
@@ -90,23 +91,40 @@ void write_partition_h5(const Comm& comm, const std::string& path, const Partiti
 //   /cost          double, same shape, when grid.cost is given (reads back with read_grid_cost_h5)
 //   /boxes         int64, K x 2 dim: lo_x lo_y [lo_z] hi_x hi_y [hi_z], inclusive (an empty part
 //                  has hi < lo)
+//   /locator       uint8: the partition's locator as text, the form PartitionMap::save writes for
+//                  a grid (docs/assign.md: sfc splitters, cut tree, tensor starts, a hierarchy's
+//                  node level and each node's parts), O(K) bytes; absent for a hand-made
+//                  partition without a locator
 //   /part_weights, /part_sizes and the attributes of write_partition_h5, plus extent (int64,
 //                  x y [z]) and box_shaped (int32)
 // and the XDMF file xdmf_path(path): a 2DCoRectMesh / 3DCoRectMesh of unit cells with the
 // cell-centred attributes `parts` (and `cost`).
 void write_grid_partition_h5(const Comm& comm, const std::string& path, const Grid& grid, const GridPartition& p);
+// A hierarchical partition (partition_grid_hierarchical) adds its levels:
+//   /node_of_part  int32, K: the node of every part (what the internode halo is measured by)
+//   /owner_of_part int32, K: the rank of every part, in the communicator that wrote the file
+//   /node_boxes    int64, nodes x 2 dim: the node-level boxes (staircase: bounding boxes)
+void write_grid_partition_h5(const Comm& comm, const std::string& path, const Grid& grid, const HierGridPartition& p);
 
 // Reads a grid partition written by write_grid_partition_h5 back onto `grid`, a grid of the
 // same extent whose cells the ranks hold in any distribution (read_grid_cost_h5's, say, of the
 // file's own /cost): the parts of grid.local's cells from /parts, the boxes from /boxes, the
 // metrics recomputed from grid.cost (evaluate_partition; empty cost: unit), and a locator, so the
-// result serves grid_neighbours, write_grid_partition_png and repartition_grid like
-// partition_grid's. The file does not record the method; the layout tells: box-shaped parts that
-// guillotine cuts separate (blocks, tensor, uniform) get a cut tree (repartition_grid then moves
-// its planes), parts that are ranges of a Hilbert or Morton curve (sfc) get their splitters;
-// either is checked on every cell. K is the rows of /boxes (num_parts > 0 must equal it).
-// Errors, the same on every rank: shapes that do not fit the grid, part ids outside [0, K), and
-// (unsupported) other layouts.
+// result serves grid_neighbours, write_grid_partition_png, map_of and repartition_grid like
+// partition_grid's. The locator: a cut tree for box-shaped parts that guillotine cuts separate
+// (blocks: the saved tree itself; tensor, uniform: one rebuilt from the boxes, so that
+// repartition_grid can move their planes), else the saved /locator (sfc, hierarchies); a file
+// without one (written before hpart saved it) gets Hilbert or Morton splitters when its parts
+// are curve ranges. Whichever it is, it is checked against every cell's part in /parts.
+// K is the rows of /boxes (num_parts > 0 must equal it).
+// Errors, the same on every rank: shapes that do not fit the grid, part ids outside [0, K), a
+// /locator that does not parse or does not give every cell its part, and (unsupported) other
+// layouts without a /locator.
 GridPartition read_grid_partition_h5(const Comm& comm, const std::string& path, const Grid& grid, int num_parts = 0);
+// The same, with a hierarchical partition's levels (node_of_part, owner_of_part, node_boxes)
+// when the file has them, and empty levels when it holds a flat partition. owner_of_part names
+// ranks of the communicator that wrote the file.
+HierGridPartition read_hier_grid_partition_h5(const Comm& comm, const std::string& path, const Grid& grid,
+                                              int num_parts = 0);
 
 }  // namespace hpart

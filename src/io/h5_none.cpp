@@ -33,8 +33,16 @@ void write_grid_partition_h5(const Comm&, const std::string&, const Grid&, const
   no_hdf5("write_grid_partition_h5");
 }
 
+void write_grid_partition_h5(const Comm&, const std::string&, const Grid&, const HierGridPartition&) {
+  no_hdf5("write_grid_partition_h5");
+}
+
 GridPartition read_grid_partition_h5(const Comm&, const std::string&, const Grid&, int) {
   no_hdf5("read_grid_partition_h5");
+}
+
+HierGridPartition read_hier_grid_partition_h5(const Comm&, const std::string&, const Grid&, int) {
+  no_hdf5("read_hier_grid_partition_h5");
 }
 
 }  // namespace hpart

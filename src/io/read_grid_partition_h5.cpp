@@ -1,10 +1,11 @@
 // Reading a grid partition back (write_grid_partition_h5's file): the parts of this rank's cells
-// from /parts, the boxes from /boxes, the metrics recomputed from the grid's cost, and a locator
-// rebuilt from what the file holds, so that the result works wherever partition_grid's does
-// (grid_neighbours, pictures, repartition_grid). The file does not say which method made it;
-// the layout does: box-shaped parts that guillotine cuts separate (blocks, tensor, uniform) get
-// a cut tree, parts that are ranges of a Hilbert or Morton curve (sfc) get their splitters.
-// Either is checked against every local cell before it is returned.
+// from /parts, the boxes from /boxes, the metrics recomputed from the grid's cost, and a locator,
+// so that the result works wherever partition_grid's does (grid_neighbours, pictures, map_of,
+// repartition_grid). The locator is the one the file saved (/locator) or, for box-shaped parts
+// that guillotine cuts separate, a cut tree (repartition_grid moves the planes of trees only);
+// files without /locator get their curve splitters inferred from the layout (sfc). A
+// hierarchy's levels come from /node_of_part and /node_boxes. Whatever locator it is, it is
+// checked against every local cell before it is returned.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -16,6 +17,7 @@
 #include "grid/grid_input.hpp"
 #include "grid/grid_locator.hpp"
 #include "hpart/hdf5.hpp"
+#include "io/grid_levels_h5.hpp"
 #include "io/h5_file.hpp"
 #include "points/curve_objects.hpp"
 
@@ -75,16 +77,51 @@ std::shared_ptr<grid::CurveLocator> curve_locator(const Comm& comm, const Grid& 
   return loc;
 }
 
-// Whether `loc` gives every local cell its part, on every rank.
-bool locates_all(const Comm& comm, const detail::GridLocator& loc, const grid::BoxCells& cells, std::span<const part_t> parts) {
+// Whether `loc` gives every local cell its part, on every rank (null: every cell in part 0, as
+// GridPartition::part_of answers without a locator).
+bool locates_all(const Comm& comm, const detail::GridLocator* loc, const grid::BoxCells& cells, std::span<const part_t> parts) {
   int ok = 1;
-  for (std::size_t i = 0; i < parts.size() && ok; ++i) ok = loc.part_of(cells.cell(i)) == parts[i] ? 1 : 0;
+  for (std::size_t i = 0; i < parts.size() && ok; ++i) ok = (loc ? loc->part_of(cells.cell(i)) : 0) == parts[i] ? 1 : 0;
   return comm.min(ok) == 1;
+}
+
+// The locator of `out` (its parts and boxes read): see the file's header for the order.
+void choose_locator(const Comm& comm, const detail::H5File& f, const Grid& grid, const grid::BoxCells& cells,
+                    GridPartition& out) {
+  const int K = out.num_parts;
+  const detail::SavedLocator saved = detail::read_grid_locator_h5(f, grid, K);
+  const bool saved_tree = dynamic_cast<const grid::TreeLocator*>(saved.locator.get()) != nullptr;
+  if (out.box_shaped && !saved_tree) {
+    auto tree = std::make_shared<grid::TreeLocator>();
+    if (build_tree(out.boxes, grid.dim, 0, K, tree->nodes) >= 0 && locates_all(comm, tree.get(), cells, out.parts)) {
+      out.locator = std::move(tree);
+      return;
+    }
+  }
+  if (saved.found) {
+    comm.agree(locates_all(comm, saved.locator.get(), cells, out.parts) ? ErrorCode::ok : ErrorCode::io,
+               f.where("/locator") + ": the saved locator does not give every cell its part in /parts (was the file "
+                                     "changed after hpart wrote it?)");
+    out.locator = saved.locator;
+    return;
+  }
+  for (const Curve curve : {Curve::hilbert, Curve::morton}) {
+    auto loc = curve_locator(comm, grid, cells, out.parts, K, curve);
+    if (locates_all(comm, loc.get(), cells, out.parts)) {
+      out.locator = std::move(loc);
+      return;
+    }
+  }
+  comm.agree(ErrorCode::unsupported,
+             f.path() + ": it has no /locator, and its parts are neither boxes separated by guillotine cuts (blocks, "
+                        "tensor, uniform) nor ranges of a Hilbert or Morton curve (sfc): write it again with this "
+                        "hpart's write_grid_partition_h5 (hpart grid --out), which saves the locator");
 }
 
 }  // namespace
 
-GridPartition read_grid_partition_h5(const Comm& comm, const std::string& path, const Grid& grid, int num_parts) {
+HierGridPartition read_hier_grid_partition_h5(const Comm& comm, const std::string& path, const Grid& grid,
+                                              int num_parts) {
   const H5File f(comm, path, H5File::Mode::read);
   const H5Dataset ds = *f.open("/parts", true);
   const H5Dataset bx = *f.open("/boxes", true);
@@ -139,7 +176,7 @@ GridPartition read_grid_partition_h5(const Comm& comm, const std::string& path, 
   comm.agree(bad.empty() ? ErrorCode::ok : ErrorCode::io, bad);
   std::vector<std::int64_t>().swap(ids);
 
-  GridPartition out;
+  HierGridPartition out;
   static_cast<Partition&>(out) = evaluate_partition(comm, std::move(parts), K, grid.cost, 1);
   out.boxes.resize(static_cast<std::size_t>(K));
   bool box_shaped = true;
@@ -153,21 +190,14 @@ GridPartition read_grid_partition_h5(const Comm& comm, const std::string& path, 
     box_shaped = box_shaped && (b.empty() ? out.part_sizes[q] == 0 : b.volume() == out.part_sizes[q]);
   }
   out.box_shaped = box_shaped;
-  if (box_shaped) {
-    auto tree = std::make_shared<grid::TreeLocator>();
-    if (build_tree(out.boxes, grid.dim, 0, K, tree->nodes) >= 0 && locates_all(comm, *tree, cells, out.parts))
-      out.locator = std::move(tree);
-  }
-  for (const Curve curve : {Curve::hilbert, Curve::morton}) {
-    if (out.locator) break;
-    auto loc = curve_locator(comm, grid, cells, out.parts, K, curve);
-    if (locates_all(comm, *loc, cells, out.parts)) out.locator = std::move(loc);
-  }
-  if (!out.locator)
-    comm.agree(ErrorCode::unsupported,
-               path + ": its parts are neither boxes separated by guillotine cuts (blocks, tensor, uniform) nor ranges "
-                      "of a Hilbert or Morton curve (sfc): reading such partitions back is not supported yet");
+  choose_locator(comm, f, grid, cells, out);
+  detail::read_grid_levels_h5(f, grid.dim, K, out);
   return out;
+}
+
+GridPartition read_grid_partition_h5(const Comm& comm, const std::string& path, const Grid& grid, int num_parts) {
+  HierGridPartition h = read_hier_grid_partition_h5(comm, path, grid, num_parts);
+  return std::move(static_cast<GridPartition&>(h));
 }
 
 }  // namespace hpart

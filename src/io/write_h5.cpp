@@ -13,6 +13,7 @@
 #include "core/validate.hpp"
 #include "grid/grid_input.hpp"
 #include "hpart/hdf5.hpp"
+#include "io/grid_levels_h5.hpp"
 #include "io/h5_file.hpp"
 #include "io/xdmf.hpp"
 
@@ -21,6 +22,7 @@ namespace {
 
 using detail::H5Dataset;
 using detail::H5File;
+using detail::write_replicated;
 
 std::string check_path(const std::string& fn, const std::string& path) {
   if (path.empty()) return fn + ": empty file name";
@@ -47,17 +49,6 @@ struct RowBlock {
 RowBlock row_block(const Comm& comm, std::size_t n) {
   const long long mine = static_cast<long long>(n), before = comm.exscan_sum(mine), total = comm.sum(mine);
   return {static_cast<hsize_t>(before), static_cast<hsize_t>(mine), static_cast<hsize_t>(total)};
-}
-
-// A dataset the same on every rank (the per-part tables): rank 0 writes it, the others take
-// part in the collective transfer with an empty block.
-template <class T>
-void write_replicated(const H5File& f, const std::string& name, hid_t file_type, const std::vector<hsize_t>& dims,
-                      const std::vector<T>& values) {
-  const H5Dataset ds = f.create(name, file_type, dims);
-  std::vector<hsize_t> count = dims;
-  if (f.comm().rank() != 0) std::fill(count.begin(), count.end(), 0);
-  f.write(ds, std::vector<hsize_t>(dims.size(), 0), count, detail::native_type<T>(), values.data());
 }
 
 // What the ranks write about their points: dim and ncon (agreed) and whether weights and ids are
@@ -187,8 +178,11 @@ void write_partition_h5(const Comm& comm, const std::string& path, const Partiti
                                             .parts = true, .ids = with_ids}));
 }
 
-void write_grid_partition_h5(const Comm& comm, const std::string& path, const Grid& grid, const GridPartition& p) {
-  const std::string fn = "write_grid_partition_h5";
+namespace {
+
+// The local checks of write_grid_partition_h5's arguments (empty: fine).
+std::string check_grid_file(const std::string& fn, const std::string& path, const Grid& grid, const GridPartition& p,
+                            const HierGridPartition* levels) {
   std::string message = check_path(fn, path);
   if (message.empty()) message = check_summary(fn, p);
   const Box& local = grid.local;
@@ -209,6 +203,21 @@ void write_grid_partition_h5(const Comm& comm, const std::string& path, const Gr
   if (message.empty() && p.boxes.size() != static_cast<std::size_t>(p.num_parts))
     message = fn + ": the partition has " + std::to_string(p.boxes.size()) + " boxes for " +
               std::to_string(p.num_parts) + " parts";
+  if (message.empty() && levels != nullptr) {
+    message = detail::check_grid_levels(*levels);
+    if (!message.empty()) message = fn + ": " + message;
+  }
+  return message;
+}
+
+// Both overloads: the cells' parts and costs, the boxes, the summary, the locator (so any
+// method's partition reads back exactly), and a hierarchy's levels when `levels` is given.
+void write_grid_file(const Comm& comm, const std::string& path, const Grid& grid, const GridPartition& p,
+                     const HierGridPartition* levels) {
+  const std::string fn = "write_grid_partition_h5";
+  const std::string message = check_grid_file(fn, path, grid, p, levels);
+  const Box& local = grid.local;
+  const auto volume = static_cast<std::size_t>(local.empty() ? 0 : local.volume());
   detail::Replicated args;
   args.text("file path", path).value("num_parts", static_cast<long long>(p.num_parts));
   grid::replicate_grid(args, grid);  // dim, extent, and cost given on every rank holding cells or on none
@@ -243,10 +252,22 @@ void write_grid_partition_h5(const Comm& comm, const std::string& path, const Gr
     write_summary(f, p);
     f.attribute<std::int64_t>("extent", std::span<const std::int64_t>(grid.extent.data(), dim));
     f.attribute<std::int32_t>("box_shaped", p.box_shaped ? 1 : 0);
+    detail::write_grid_locator_h5(f, p);
+    if (levels != nullptr) detail::write_grid_levels_h5(f, grid.dim, *levels);
   }
   detail::XdmfGrid x{.h5_name = detail::file_name(path), .dim = grid.dim, .extent = {1, 1, 1}, .cost = with_cost};
   for (std::size_t a = 0; a < dim; ++a) x.extent[a] = grid.extent[a];
   detail::write_xdmf(comm, path, detail::xdmf_grid(x));
+}
+
+}  // namespace
+
+void write_grid_partition_h5(const Comm& comm, const std::string& path, const Grid& grid, const GridPartition& p) {
+  write_grid_file(comm, path, grid, p, nullptr);
+}
+
+void write_grid_partition_h5(const Comm& comm, const std::string& path, const Grid& grid, const HierGridPartition& p) {
+  write_grid_file(comm, path, grid, p, &p);
 }
 
 }  // namespace hpart
