@@ -92,27 +92,35 @@ int evaluate_grid(const hpart::Comm& comm, const EvaluateArgs& a) {
   std::string cost;
   const hpart::GridField field = read_grid_field(comm, a.grid, a.dataset, a.cmd->count("--dataset") > 0, cost);
   const double t0 = MPI_Wtime();
-  const hpart::GridPartition p = hpart::read_grid_partition_h5(comm, parts_path, field.grid, a.parts);
+  // A hierarchical partition (hpart grid --method hier) brings its node_of_part: the internode halo.
+  const hpart::HierGridPartition p = hpart::read_hier_grid_partition_h5(comm, parts_path, field.grid, a.parts);
+  const bool hier = !p.node_of_part.empty();
   if (comm.rank() == 0 && !a.run.quiet) {
-    std::printf("hpart evaluate: %s: %s cells, %s; parts from %s (%s)\n", a.grid.c_str(), extent_text(field.grid).c_str(), cost.c_str(),
-                parts_path.c_str(), p.box_shaped ? "box-shaped parts" : "parts are not boxes");
+    const std::string nodes = hier ? ", hierarchical: " + std::to_string(p.node_boxes.size()) + " nodes" : "";
+    std::printf("hpart evaluate: %s: %s cells, %s; parts from %s (%s%s)\n", a.grid.c_str(), extent_text(field.grid).c_str(),
+                cost.c_str(), parts_path.c_str(), p.box_shaped ? "box-shaped parts" : "parts are not boxes", nodes.c_str());
   }
   // Halo traffic as `hpart grid` reports it: from the boxes of box-shaped parts, else from the cells.
   const hpart::GridNeighbours n = hpart::grid_neighbours(comm, field.grid, p, a.halo);
+  const hpart::LevelVolumes levels = hier ? hpart::level_volumes(n, p.node_of_part) : hpart::LevelVolumes{};
   {
     hpart_bench::Record r = base_record(comm, parts_path, "evaluate", p.metrics.objects, p);
     r.time_s = comm.max(MPI_Wtime() - t0);
     r.comm_volume = static_cast<long long>(n.halo_volume);
+    if (hier) r.internode_volume = static_cast<long long>(levels.internode);
     append_record(comm, a.run, r);
   }
   if (comm.rank() != 0 || a.run.quiet) return exit_ok;
   std::size_t most = 0;
   for (const auto& of : n.of_part) most = std::max(most, of.size());
-  std::printf("%6s %14s %10s %6s %12s %10s\n", "parts", "cells", "imbalance", "empty", "halo_cells", "max_nbrs");
-  std::printf("%6d %14lld %10.6f %6lld %12lld %10zu\n", p.num_parts, p.metrics.objects, worst_imbalance(p), p.metrics.empty_parts,
+  std::printf("%6s %14s %10s %6s %12s %10s%s\n", "parts", "cells", "imbalance", "empty", "halo_cells", "max_nbrs",
+              hier ? "    internode" : "");
+  std::printf("%6d %14lld %10.6f %6lld %12lld %10zu", p.num_parts, p.metrics.objects, worst_imbalance(p), p.metrics.empty_parts,
               static_cast<long long>(n.halo_volume), most);
-  std::printf("imbalance = max part cost / mean - 1; halo_cells = cells all parts receive for a width-%d halo;\n"
-              "max_nbrs = most neighbour parts of one part\n", a.halo);
+  if (hier) std::printf(" %12lld", static_cast<long long>(levels.internode));
+  std::printf("\nimbalance = max part cost / mean - 1; halo_cells = cells all parts receive for a width-%d halo;\n"
+              "max_nbrs = most neighbour parts of one part%s\n", a.halo,
+              hier ? "; internode = the halo between parts on different nodes" : "");
   print_part_summary(p);
   return exit_ok;
 }

@@ -58,25 +58,27 @@ int run_grid(const hpart::Comm& comm, GridArgs args) {
   const double read_s = MPI_Wtime() - t0;
   const hpart::Grid& g = field.grid;
   const bool hier = args.method == "hier";
-  std::optional<hpart::GridPartition> p;
-  std::vector<int> node_of_part;
+  // hier keeps its levels (node_of_part for the internode halo and the picture, all of them for
+  // the file, so that evaluate and repartition read them back).
+  std::optional<hpart::HierGridPartition> hp;
+  std::optional<hpart::GridPartition> flat;
   std::string topology;
   if (hier) {
     const hpart::Topology topo = hpart::detect_topology(comm, args.topology);
     hpart::HierGridOptions o;
     o.parts = args.parts;
     o.imbalance = tol;
-    hpart::HierGridPartition h = hpart::partition_grid_hierarchical(comm, g, topo, o);
-    node_of_part = std::move(h.node_of_part);
+    hp.emplace(hpart::partition_grid_hierarchical(comm, g, topo, o));
     topology = topo.source + ", " + std::to_string(topo.nodes) + " nodes";
-    p.emplace(std::move(h));
   } else {
     hpart::GridOptions o;
     o.parts = args.parts;
     o.method = hpart::grid_method_from_string(args.method.c_str());
     o.imbalance = tol;
-    p.emplace(hpart::partition_grid(comm, g, o));
+    flat.emplace(hpart::partition_grid(comm, g, o));
   }
+  const hpart::GridPartition* p = hier ? static_cast<const hpart::GridPartition*>(&*hp) : &*flat;
+  const std::vector<int> node_of_part = hier ? hp->node_of_part : std::vector<int>{};
   const std::size_t cells = g.local.empty() ? 0 : static_cast<std::size_t>(g.local.volume());
   const auto [heaviest, total] = heaviest_and_total<double>(g.cost, cells);
   const bool balanced = warn_if_unbalanced(comm, *p, heaviest, total, "hpart grid");
@@ -108,10 +110,13 @@ int run_grid(const hpart::Comm& comm, GridArgs args) {
                 hier ? "; internode = the halo between parts on different nodes" : "");
   }
   if (!args.out.empty()) {
-    hpart::write_grid_partition_h5(comm, args.out, g, *p);
+    if (hier)
+      hpart::write_grid_partition_h5(comm, args.out, g, *hp);  // with /node_of_part, /owner_of_part, /node_boxes
+    else
+      hpart::write_grid_partition_h5(comm, args.out, g, *flat);
     if (comm.rank() == 0 && !args.run.quiet)
-      std::printf("wrote %s (/parts, /boxes%s, metrics) and %s\n", args.out.c_str(), g.cost.empty() ? "" : ", /cost",
-                  hpart::xdmf_path(args.out).c_str());
+      std::printf("wrote %s (/parts, /boxes%s, /locator%s, metrics) and %s\n", args.out.c_str(),
+                  g.cost.empty() ? "" : ", /cost", hier ? ", /node_of_part" : "", hpart::xdmf_path(args.out).c_str());
   }
   if (!args.png.empty()) {
     hpart::PictureOptions picture;

@@ -100,12 +100,23 @@ int repartition_grid_file(const hpart::Comm& comm, RepartitionArgs a) {
   const double t0 = MPI_Wtime();
   std::string cost;
   const hpart::GridField field = read_grid_field(comm, a.grid, a.dataset, a.cmd->count("--dataset") > 0, cost);
-  const hpart::GridPartition old = hpart::read_grid_partition_h5(comm, a.from, field.grid, a.parts);
+  const hpart::HierGridPartition old = hpart::read_hier_grid_partition_h5(comm, a.from, field.grid, a.parts);
   const double read_s = comm.max(MPI_Wtime() - t0);
-  if (!old.box_shaped)
-    throw hpart::Error(hpart::ErrorCode::invalid_input,
-                       a.from + " holds parts that are not boxes (an sfc partition): repartition --grid moves the cut "
-                                "planes of a blocks, tensor or uniform partition; partition afresh with hpart grid");
+  // The library's incremental grid path moves the planes of a cut tree (repartition_grid). Curve
+  // ranges (sfc) and a hierarchy's node cut (a coarse graph partition or a staircase) with its
+  // per-node curve ranges have no such path, and a fresh partition would move most cells: say so,
+  // and what to run instead.
+  const bool hier = !old.node_of_part.empty();
+  if (hier || !old.box_shaped) {
+    const std::string method = hier ? "hier" : "sfc";
+    throw UsageError("repartition of " + std::string(hier ? "a hierarchical" : "an sfc") + " grid partition is not "
+                     "supported: " + a.from + " holds " + std::to_string(old.num_parts) + " parts" +
+                     (hier ? " on " + std::to_string(old.node_boxes.size()) + " nodes" : " that are curve ranges, not boxes") +
+                     " (hpart grid --method " + method + "), and the incremental grid repartitioner moves the cut "
+                     "planes of blocks, tensor and uniform partitions only; partition again with `hpart grid --h5 " +
+                     a.grid + " --method " + method + " -k " + std::to_string(old.num_parts) + "`, or measure this one "
+                     "with `hpart evaluate --grid " + a.grid + " " + a.from + "`");
+  }
   hpart::GridRepartOptions o;
   o.parts = old.num_parts;
   o.imbalance = tolerance(a.balance, 0.02);
@@ -137,7 +148,7 @@ int repartition_grid_file(const hpart::Comm& comm, RepartitionArgs a) {
   if (!out.empty()) {
     hpart::write_grid_partition_h5(comm, out, field.grid, r);
     if (comm.rank() == 0 && !a.run.quiet)
-      std::printf("wrote %s (/parts, /boxes%s, metrics) and %s\n", out.c_str(), field.cost.empty() ? "" : ", /cost",
+      std::printf("wrote %s (/parts, /boxes%s, /locator, metrics) and %s\n", out.c_str(), field.cost.empty() ? "" : ", /cost",
                   hpart::xdmf_path(out).c_str());
   }
   return balanced || !a.run.strict ? exit_ok : exit_unbalanced;
@@ -164,7 +175,8 @@ CLI::App* add_repartition(CLI::App& app, RepartitionArgs& a) {
   add_input_options(*cmd, a.input.kind, a.input.format, a.input.dim);
   cmd->add_option("--grid", a.grid,
                   "a grid instead of FILE: the HDF5 file with its (new) cost field; --from is then a blocks, tensor or "
-                  "uniform partition written by `hpart grid --out`, rebalanced by moving its cut planes");
+                  "uniform partition written by `hpart grid --out`, rebalanced by moving its cut planes (sfc and "
+                  "hierarchical grid partitions: partition again with hpart grid)");
   cmd->add_option("--dataset", a.dataset, "the cost dataset of --grid")->capture_default_str();
   cmd->add_option("-o,--out", a.out, "the new part file (default FILE.part.K next to FILE, as gpmetis names it)");
   cmd->add_flag("--no-out", a.no_out, "write no part file")->excludes("--out");

@@ -1,8 +1,9 @@
-# cmake "-DMAKE=a|b|c" "-DEVALUATE=a|b|c" -DKIND=graph|points|grid -P check_same_metrics.cmake
+# cmake "-DMAKE=a|b|c" "-DEVALUATE=a|b|c" -DKIND=graph|points|grid|hier -P check_same_metrics.cmake
 # Runs MAKE (hpart partition, or hpart grid, writing a partition file) and then EVALUATE (hpart
 # evaluate of that file), and passes when evaluate prints the very numbers the partitioner
 # printed: graphs edge_cut, comm_volume, imbalance, empty parts, boundary vertices; points
-# objects, imbalance, empty parts; grids cells, imbalance, halo cells, most neighbours.
+# objects, imbalance, empty parts; grids cells, imbalance, halo cells, most neighbours; hier
+# (hpart grid --method hier) those and the internode halo.
 function(run_hpart what cmd out)
   string(REPLACE "|" ";" cmd "${cmd}")
   execute_process(COMMAND ${cmd} INPUT_FILE /dev/null RESULT_VARIABLE rc OUTPUT_VARIABLE text ERROR_VARIABLE err TIMEOUT 100)
@@ -25,6 +26,10 @@ elseif(KIND STREQUAL "points")
   set(made_row "\n[a-z]+ +${n} +[0-9]+ +${n} +${x} +${n} +[0-9.]+ +[0-9]+\n")
   set(evaluated_row "\n +${n} +${n} +${x} +${n}\n")
   set(names parts objects imbalance empty)
+elseif(KIND STREQUAL "hier")
+  set(made_row "\nhier +${n} +${n} +${x} +[0-9.]+ +${n} +${n} +${n}\n")
+  set(evaluated_row "\n +${n} +${n} +${x} +[0-9]+ +${n} +${n} +${n}\n")
+  set(names parts cells imbalance halo_cells max_nbrs internode)
 else()
   set(made_row "\n[a-z]+ +${n} +${n} +${x} +[0-9.]+ +${n} +${n}\n")
   set(evaluated_row "\n +${n} +${n} +${x} +[0-9]+ +${n} +${n}\n")
