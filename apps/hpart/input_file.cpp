@@ -1,5 +1,7 @@
 #include "input_file.hpp"
 
+#include "hpart/graph_io.hpp"
+
 #include <mpi.h>
 
 #include <algorithm>
@@ -52,10 +54,11 @@ bool integers_only(std::string_view line) {
 int kind_of(const std::string& path, std::string_view head, std::string& why) {
   static constexpr std::string_view hdf5_signature{"\x89HDF\r\n\x1a\n", 8};
   if (head.substr(0, 8) == hdf5_signature) return static_cast<int>(InputKind::h5);
-  if (head.substr(0, 14) == "%%MatrixMarket") return static_cast<int>(InputKind::graph);
+  if (head.substr(0, 14) == "%%MatrixMarket" || head.substr(0, 8) == std::string_view(hpart::kBinaryGraphMagic, 8))
+    return static_cast<int>(InputKind::graph);
   const std::string ext = lower_extension(path);
   if (ext == "h5" || ext == "hdf5") return static_cast<int>(InputKind::h5);
-  if (ext == "graph" || ext == "metis" || ext == "chaco" || ext == "mgraph" || ext == "mtx")
+  if (ext == "graph" || ext == "metis" || ext == "chaco" || ext == "mgraph" || ext == "mtx" || ext == "hgraph")
     return static_cast<int>(InputKind::graph);
   if (ext == "txt" || ext == "xyz" || ext == "pts" || ext == "csv" || ext == "dat" || ext == "points")
     return static_cast<int>(InputKind::points);
@@ -74,12 +77,16 @@ InputKind kind_from_name(const std::string& kind) {
   return InputKind::graph;
 }
 
-// A graph's format when --format does not say: MatrixMarket by its banner or extension, else METIS.
+// A graph's format when --format does not say: hpart binary or MatrixMarket by their first bytes or
+// extension, else METIS.
 std::string graph_format(const std::string& path, std::string_view head) {
+  if (head.substr(0, 8) == std::string_view(hpart::kBinaryGraphMagic, 8) || lower_extension(path) == "hgraph")
+    return "binary";
   return head.substr(0, 14) == "%%MatrixMarket" || lower_extension(path) == "mtx" ? "mm" : "metis";
 }
 
 hpart::GraphFile read_graph(const hpart::Comm& comm, const InputSpec& spec) {
+  if (spec.format == "binary") return hpart::read_graph_binary(comm, spec.path);
   if (spec.format == "mm") return hpart::read_graph_matrix_market(comm, spec.path);
   if (spec.format == "chaco") return hpart::read_graph_chaco(comm, spec.path);
   return hpart::read_graph_metis(comm, spec.path);

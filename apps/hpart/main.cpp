@@ -7,12 +7,13 @@
 #include <string>
 
 #include "commands.hpp"
+#include "convert_command.hpp"
 #include "file_workflows.hpp"
 #include "hpart/hpart.hpp"
 
 namespace {
 
-constexpr const char* kSubcommands = "partition, evaluate, repartition, grid, generate";
+constexpr const char* kSubcommands = "partition, evaluate, repartition, grid, generate, convert";
 
 constexpr const char* kFooter = R"(
 Examples (under mpirun; as root add --allow-run-as-root --oversubscribe):
@@ -24,6 +25,9 @@ Examples (under mpirun; as root add --allow-run-as-root --oversubscribe):
   mpirun -np 2 hpart evaluate mesh.graph mesh.graph.part.64  # metrics of any partition file (gpmetis's too)
   mpirun -np 2 hpart repartition mesh.graph --from old.part -o new.part   # move little; METIS vsize = cost
   mpirun -np 2 hpart evaluate --grid grid.h5                 # a grid partition written by hpart grid --out
+  mpirun -np 2 hpart convert mesh.graph mesh.hgraph          # binary: reads at disk speed, for repeated runs
+  mpirun -np 2 hpart partition mesh.hgraph 64                # the same partition as from mesh.graph
+  mpirun -np 2 hpart generate --graph grid3d --side 128 --out grid.hgraph   # or --graph rgg2d --cells 512
   mpirun -np 4 hpart generate --shape clusters2d --n 200000 --out pts.txt
   mpirun -np 4 hpart partition pts.txt 16 --png pts.png      # writes pts.txt.part.16 and a picture
   mpirun -np 2 hpart partition big.txt -k 64 --method morton -e 0.01 -t 1 --json runs.jsonl
@@ -44,6 +48,8 @@ block of rows. --out FILE.h5 (or .hdf5) writes /parts (N, file order), /points, 
 Graph files (--graph) are METIS .graph (`n m [fmt [ncon]]` header, 1-based adjacency lines; Chaco
 is the same layout) or MatrixMarket coordinate files (the pattern, symmetrised); each rank parses
 its byte range, errors name the line (asymmetric edges, ids out of range, weights, truncation).
+hpart's binary graphs (.hgraph, written by `hpart convert` or `generate --graph`) are read by each
+rank as its block of vertices, at the speed of the disk (docs/graphs_io.md).
 
 Related programs (same build): hpart-bench (benchmark suites: points, grid, hier, graph, repart,
 tensor), hpart-heat (grid heat diffusion, rebalanced afresh or, with --planes, by moving the
@@ -82,8 +88,8 @@ void add_partition(CLI::App& app, hpart_cli::PartitionArgs& a) {
       "partition", "partition a point file (text or HDF5) or a graph file (METIS, Chaco, MatrixMarket) into K parts");
   a.cmd = cmd;
   cmd->add_option("FILE", a.file,
-                  "the input: its kind comes from its content (HDF5, MatrixMarket) or extension (.graph .metis .chaco "
-                  ".mtx: graphs; .txt .xyz .pts .csv .dat: points; .h5: HDF5 points); --kind overrides");
+                  "the input: its kind comes from its content (HDF5, MatrixMarket, hpart binary graph) or extension "
+                  "(.graph .metis .chaco .mtx .hgraph: graphs; .txt .xyz .pts .csv .dat: points; .h5: HDF5 points); --kind overrides");
   cmd->add_option("K", a.parts_arg, "number of parts (or -k K); any K >= 1, independent of the number of ranks")
       ->check(CLI::Range(1, 1 << 30));
   cmd->add_option("-k,--parts", a.parts, "number of parts K (the same as the second positional argument)")
@@ -120,7 +126,8 @@ void add_partition(CLI::App& app, hpart_cli::PartitionArgs& a) {
 }
 
 void add_generate(CLI::App& app, hpart_cli::GenerateArgs& a) {
-  CLI::App* cmd = app.add_subcommand("generate", "write a generated point set (the same file for any rank count)");
+  CLI::App* cmd = app.add_subcommand(
+      "generate", "write a generated point set, or with --graph a generated graph (the same file for any rank count)");
   cmd->add_option("--shape", a.shape,
                   "uniform2d, uniform3d: uniform in the unit square/cube; clusters2d, clusters3d: 20 Gaussian "
                   "clusters with heavy-tailed weights (written as a last column); plane: 3D points on z = 0.5")
@@ -174,10 +181,14 @@ int run(int argc, char** argv, const hpart::Comm& comm) {
   hpart_cli::GridArgs grid;
   hpart_cli::EvaluateArgs evaluate;
   hpart_cli::RepartitionArgs repartition;
+  hpart_cli::ConvertArgs convert;
+  hpart_cli::GraphGenerateArgs graph_generate;
   add_partition(app, partition);
   hpart_cli::add_evaluate(app, evaluate);
   hpart_cli::add_repartition(app, repartition);
   add_generate(app, generate);
+  hpart_cli::add_graph_generate_options(*app.get_subcommand("generate"), graph_generate);
+  hpart_cli::add_convert(app, convert);
   add_grid(app, grid);
   std::vector<std::string> args = hpart_cli::conventional_argv(argc, argv);
   std::vector<char*> cargs;
@@ -204,6 +215,9 @@ int run(int argc, char** argv, const hpart::Comm& comm) {
   if (app.got_subcommand("evaluate")) return hpart_cli::run_evaluate(comm, evaluate);
   if (app.got_subcommand("repartition")) return hpart_cli::run_repartition(comm, repartition);
   if (app.got_subcommand("grid")) return hpart_cli::run_grid(comm, grid);
+  if (app.got_subcommand("convert")) return hpart_cli::run_convert(comm, convert);
+  if (!graph_generate.graph.empty())
+    return hpart_cli::run_generate_graph(comm, graph_generate, generate.out, generate.seed, generate.quiet);
   return hpart_cli::run_generate(comm, generate);
 }
 
