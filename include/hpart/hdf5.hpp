@@ -103,6 +103,7 @@ void write_grid_partition_h5(const Comm& comm, const std::string& path, const Gr
 // A hierarchical partition (partition_grid_hierarchical) adds its levels:
 //   /node_of_part  int32, K: the node of every part (what the internode halo is measured by)
 //   /owner_of_part int32, K: the rank of every part, in the communicator that wrote the file
+//                  (its size: the attribute owner_ranks)
 //   /node_boxes    int64, nodes x 2 dim: the node-level boxes (staircase: bounding boxes)
 void write_grid_partition_h5(const Comm& comm, const std::string& path, const Grid& grid, const HierGridPartition& p);
 
@@ -121,9 +122,10 @@ void write_grid_partition_h5(const Comm& comm, const std::string& path, const Gr
 // /locator that does not parse or does not give every cell its part, and (unsupported) other
 // layouts without a /locator.
 GridPartition read_grid_partition_h5(const Comm& comm, const std::string& path, const Grid& grid, int num_parts = 0);
-// The same, with a hierarchical partition's levels (node_of_part, owner_of_part, node_boxes)
+// The same, with a hierarchical partition's levels (node_of_part, node_boxes, owner_of_part)
 // when the file has them, and empty levels when it holds a flat partition. owner_of_part names
-// ranks of the communicator that wrote the file.
+// ranks of the communicator that wrote the file, so it is filled only when `comm` has as many
+// ranks (then map_of and Migration take it); read on another count it is empty (default owners).
 HierGridPartition read_hier_grid_partition_h5(const Comm& comm, const std::string& path, const Grid& grid,
                                               int num_parts = 0);
 

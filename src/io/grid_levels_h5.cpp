@@ -30,6 +30,19 @@ std::vector<std::int64_t> read_table(const H5File& f, const H5Dataset& ds) {
   return v;
 }
 
+// An int32 attribute on the root group, or -1 when the file has none (or it does not read as one
+// int32): the same answer on every rank (agreed by a min and a max).
+int read_int_attribute(const H5File& f, const char* name) {
+  int value = -1;
+  if (H5Aexists(f.get(), name) > 0) {
+    const H5Id attr(H5Aopen(f.get(), name, H5P_DEFAULT), H5Aclose);
+    std::int32_t v = -1;
+    if (attr.valid() && H5Aget_storage_size(attr.get()) == sizeof v && H5Aread(attr.get(), H5T_NATIVE_INT32, &v) >= 0)
+      value = v;
+  }
+  return f.comm().min(value) == f.comm().max(value) ? value : -1;
+}
+
 }  // namespace
 
 void write_grid_locator_h5(const H5File& f, const GridPartition& p) {
@@ -65,7 +78,10 @@ void write_grid_levels_h5(const H5File& f, int dim, const HierGridPartition& p) 
   const auto K = static_cast<hsize_t>(p.num_parts);
   const auto D = static_cast<std::size_t>(dim);
   write_replicated(f, "/node_of_part", H5T_STD_I32LE, {K}, p.node_of_part);
-  if (!p.owner_of_part.empty()) write_replicated(f, "/owner_of_part", H5T_STD_I32LE, {K}, p.owner_of_part);
+  if (!p.owner_of_part.empty()) {
+    write_replicated(f, "/owner_of_part", H5T_STD_I32LE, {K}, p.owner_of_part);
+    f.attribute<std::int32_t>("owner_ranks", f.comm().size());  // the communicator those ranks belong to
+  }
   std::vector<std::int64_t> corners;
   for (const Box& b : p.node_boxes) {
     for (std::size_t a = 0; a < D; ++a) corners.push_back(b.lo[a]);
@@ -118,7 +134,9 @@ bool read_grid_levels_h5(const H5File& f, int dim, int K, HierGridPartition& out
   const bool owners_ok = std::all_of(owners.begin(), owners.end(), [](std::int64_t r) { return r >= 0 && r < (1LL << 31); });
   agree_on(f, owners_ok, "/owner_of_part", "a negative or too large rank");
   out.node_of_part.assign(nodes.begin(), nodes.end());
-  out.owner_of_part.assign(owners.begin(), owners.end());
+  // Owners are ranks of the writer's communicator: kept only where the reader's has as many ranks
+  // (so that map_of and Migration take them); elsewhere the reader's default owners apply.
+  if (read_int_attribute(f, "owner_ranks") == f.comm().size()) out.owner_of_part.assign(owners.begin(), owners.end());
   out.node_boxes.assign(static_cast<std::size_t>(N), Box::none(dim));
   const auto D = static_cast<std::size_t>(dim);
   for (std::size_t n = 0; n < out.node_boxes.size(); ++n)

@@ -30,8 +30,9 @@ void write_replicated(const H5File& f, const std::string& name, hid_t file_type,
 // Collective: /locator, the saved text of p.locator (uint8, one byte a character), from rank 0.
 void write_grid_locator_h5(const H5File& f, const GridPartition& p);
 
-// Collective: /node_of_part and /owner_of_part (int32, K) and /node_boxes (int64, nodes x 2 dim:
-// lo_x lo_y [lo_z] hi_x hi_y [hi_z], an empty box with hi < lo), from rank 0.
+// Collective: /node_of_part and /owner_of_part (int32, K; the attribute owner_ranks: the
+// communicator's size) and /node_boxes (int64, nodes x 2 dim: lo_x lo_y [lo_z] hi_x hi_y [hi_z],
+// an empty box with hi < lo), from rank 0.
 void write_grid_levels_h5(const H5File& f, int dim, const HierGridPartition& p);
 // The local checks of the levels write_grid_levels_h5 writes (empty: fine).
 std::string check_grid_levels(const HierGridPartition& p);
@@ -45,8 +46,9 @@ struct SavedLocator {
 };
 SavedLocator read_grid_locator_h5(const H5File& f, const Grid& grid, int K);
 
-// Collective: the levels into `out` (node_of_part, owner_of_part, node_boxes) when the file has
-// /node_of_part; false (and `out` untouched) when it has not. Shapes and node ids are checked: an
+// Collective: the levels into `out` (node_of_part, node_boxes, and owner_of_part when the reading
+// communicator has owner_ranks ranks, else none) when the file has /node_of_part; false (and
+// `out` untouched) when it has not. Shapes and node ids are checked: an
 // io Error naming the dataset, the same on every rank.
 bool read_grid_levels_h5(const H5File& f, int dim, int K, HierGridPartition& out);
 
