@@ -5,7 +5,11 @@
 //  2. partition the coarsest graph with METIS (recursive bisection, the best of two cuts);
 //  3. on the way back up, project and refine every level: rebalance where a bound is broken,
 //     fill empty parts, then k-way FM passes over the boundary (negative-gain moves allowed and
-//     rolled back to the best prefix: what lets it leave METIS's greedy optima).
+//     rolled back to the best prefix: what lets it leave METIS's greedy optima);
+//  4. (V-cycles, opts.vcycles) coarsen again matching only within parts, so the partition is
+//     every coarse level's too, and refine on the way up: the coarse levels' FM moves whole
+//     clusters, which the finest level's single-vertex moves cannot. The best result is kept.
+// The numbers above (60 per part, two tries, FM passes) are the standard effort's; opts sets them.
 // Matching runs in fixed blocks of vertices, contraction, projection and the evaluation of
 // boundary vertices per vertex in parallel; the moves are sequential and seeded by opts.seed,
 // so the partition is the same for any thread count.
@@ -31,8 +35,10 @@ namespace {
 
 // Coarsest graph size: large enough that METIS (itself multilevel) sees the global structure,
 // and that coarse vertices stay small against a part (1.5 / 60 of one at most).
-constexpr std::int32_t kCoarsenPerPart = 60;
+// Per part: MultilevelOptions::coarsest_per_part, 60 in the standard effort, where the floor is
+// 2000 vertices (what fewer than 34 parts get); other efforts scale the floor alike.
 constexpr std::int32_t kCoarsenMin = 2000;
+constexpr std::int32_t kCoarsenMinParts = 60;  // (the per-part count kCoarsenMin belongs to)
 // A step that keeps more than this fraction of the vertices ends the coarsening.
 constexpr double kMinShrink = 0.85;
 // METIS's tolerance on the coarsest graph, as a fraction of the caller's. With one constraint
@@ -42,7 +48,6 @@ constexpr double kMinShrink = 0.85;
 // (test.mgraph, k = 64: 2% less cut).
 constexpr double kInitialTolerance = 1.0;
 constexpr double kInitialToleranceMulti = 0.3;
-constexpr int kInitialTries = 2;
 // Hard balance (see the coarsest level below): rounds at most, and rounds without improvement.
 constexpr int kHardRounds = 12;
 constexpr int kHardPatience = 3;
@@ -63,6 +68,18 @@ void check_options(const MultilevelOptions& o, const char* caller) {
     if (!std::isfinite(o.targets[p]) || o.targets[p] <= 0.0)
       fail(ErrorCode::invalid_argument, caller,
            "target " + std::to_string(p) + " must be finite and > 0, got " + std::to_string(o.targets[p]));
+  const auto in = [&](const char* name, std::int64_t v, std::int64_t lo, std::int64_t hi) {
+    if (v < lo || v > hi)
+      fail(ErrorCode::invalid_argument, caller,
+           std::string(name) + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
+               std::to_string(v));
+  };
+  in("coarsest_per_part", o.coarsest_per_part, 1, 10000);
+  in("initial_tries", o.initial_tries, 1, 100);
+  in("fm_passes", o.fm_passes, 0, 100);
+  in("fm_horizon", o.fm_horizon, 0, 100000000);
+  in("vcycles", o.vcycles, 0, 20);
+  in("cluster_rounds", o.cluster_rounds, 0, 20);
 }
 
 // The graph as the kernels see it. Empty vwgt / adjwgt mean unit weights, and vertex weights
@@ -146,10 +163,17 @@ std::vector<double> shares_of(const MultilevelOptions& o) {
   return std::vector<double>(static_cast<std::size_t>(o.parts), 1.0);
 }
 
+RefineParams refine_params(const MultilevelOptions& o) {
+  RefineParams p;
+  p.fm_rounds = o.fm_passes;
+  p.fm_stall = o.fm_horizon;
+  return p;
+}
+
 // Returns whether balance needed the exchange search (a hard instance).
-bool refine_level(const GraphView& g, const Balance& b, std::vector<part_t>& part) {
+bool refine_level(const GraphView& g, const Balance& b, std::vector<part_t>& part, const RefineParams& params) {
   Refiner r(g, b, part);
-  r.refine(RefineParams{});
+  r.refine(params);
   return r.repaired();
 }
 
@@ -157,10 +181,130 @@ bool refine_level(const GraphView& g, const Balance& b, std::vector<part_t>& par
 std::pair<double, std::int64_t> quality(const GraphView& g, const Balance& b, double imbalance,
                                         const std::vector<part_t>& part) {
   std::int64_t cut = 0;
+#pragma omp parallel for schedule(static) reduction(+ : cut)
   for (std::int32_t v = 0; v < g.n; ++v)
     for (std::int64_t e = g.begin(v); e < g.end(v); ++e)
       if (part[static_cast<std::size_t>(g.nbr(e))] != part[static_cast<std::size_t>(v)]) cut += g.ewgt(e);
   return {std::max(0.0, max_imbalance(b, part_weights(g, part, b.k)) - imbalance), cut / 2};
+}
+
+// The levels of one coarsening, finest first (the caller's graph is not among them). `part`
+// (empty, or the finest level's partition): a V-cycle's, matched within parts; its projection
+// onto each level is returned in coarse_parts (coarse_parts[i] for levels[i]).
+struct Hierarchy {
+  std::vector<std::unique_ptr<CoarseLevel>> levels;
+  std::vector<std::vector<part_t>> coarse_parts;
+  [[nodiscard]] GraphView coarsest(const GraphView& fine) const { return levels.empty() ? fine : levels.back()->view(); }
+};
+
+// cluster_rounds > 0: by clustering (coarsen_once).
+Hierarchy coarsen(const GraphView& fine, const Balance& bal, const MultilevelOptions& opts, std::uint64_t seed,
+                  std::span<const part_t> part, int cluster_rounds) {
+  // Coarse vertices may weigh up to 1.5x an average coarsest vertex.
+  const auto coarsen_to = static_cast<std::int32_t>(std::min<std::int64_t>(
+      std::max<std::int64_t>(std::int64_t{opts.coarsest_per_part} * bal.k,
+                             std::int64_t{kCoarsenMin} * opts.coarsest_per_part / kCoarsenMinParts),
+      std::numeric_limits<std::int32_t>::max()));
+  std::vector<std::int64_t> max_vwgt(static_cast<std::size_t>(fine.ncon));
+  for (std::size_t c = 0; c < max_vwgt.size(); ++c)
+    max_vwgt[c] = std::max<std::int64_t>(1, static_cast<std::int64_t>(1.5 * static_cast<double>(bal.total[c]) / coarsen_to));
+  Hierarchy h;
+  // Every coarse edge weight sums fine ones: below 2^31 in total, they all fit 32 bits.
+  const bool narrow = fine.edge_total() < (std::int64_t{1} << 31);
+  GraphView cur = fine;
+  std::span<const part_t> cur_part = part;
+  while (cur.n > coarsen_to) {
+    auto level = std::make_unique<CoarseLevel>(coarsen_once(cur, max_vwgt, seed + h.levels.size(), 0, narrow, cur_part, cluster_rounds));
+    const std::int32_t cn = level->n;
+    if (cn == cur.n) break;  // nothing matched: the level would only cost time
+    const bool slow = static_cast<double>(cn) > kMinShrink * static_cast<double>(cur.n);
+    if (!part.empty()) {  // every coarse vertex lies in one part: its members'
+      std::vector<part_t> cp(static_cast<std::size_t>(cn));
+      const HugeVector<std::int32_t>& cmap = level->cmap;
+#pragma omp parallel for schedule(static)
+      for (std::int32_t v = 0; v < cur.n; ++v)
+        cp[static_cast<std::size_t>(cmap[static_cast<std::size_t>(v)])] = cur_part[static_cast<std::size_t>(v)];
+      h.coarse_parts.push_back(std::move(cp));
+      cur_part = h.coarse_parts.back();
+    }
+    h.levels.push_back(std::move(level));
+    cur = h.levels.back()->view();
+    if (slow) break;
+  }
+  return h;
+}
+
+// Projects `part` (the coarsest level's) level by level onto `fine`, refining every level; the
+// levels are freed on the way.
+void uncoarsen(const GraphView& fine, Hierarchy& h, const Balance& bal, const RefineParams& params,
+               std::vector<part_t>& part) {
+  for (std::size_t i = h.levels.size(); i-- > 0;) {
+    const GraphView finer = i == 0 ? fine : h.levels[i - 1]->view();
+    const HugeVector<std::int32_t>& cmap = h.levels[i]->cmap;
+    std::vector<part_t> projected(static_cast<std::size_t>(finer.n));
+#pragma omp parallel for schedule(static)
+    for (std::int32_t v = 0; v < finer.n; ++v)
+      projected[static_cast<std::size_t>(v)] = part[static_cast<std::size_t>(cmap[static_cast<std::size_t>(v)])];
+    h.levels[i].reset();  // the coarse graph is no longer needed
+    part.swap(projected);
+    refine_level(finer, bal, part, params);
+  }
+}
+
+// One V-cycle on `part` (the fine graph's partition): coarsened within parts, refined on every
+// level from the coarsest up. Cycle c's matchings have seeds of their own.
+std::vector<part_t> vcycle(const GraphView& fine, const Balance& bal, const MultilevelOptions& opts,
+                           const RefineParams& params, const std::vector<part_t>& part, int c, int cluster_rounds) {
+  const std::uint64_t seed = static_cast<std::uint64_t>(opts.seed) * 1000003ULL + 65537ULL * static_cast<std::uint64_t>(c);
+  Hierarchy h = coarsen(fine, bal, opts, seed, part, cluster_rounds);
+  std::vector<part_t> out = h.levels.empty() ? part : std::move(h.coarse_parts.back());
+  h.coarse_parts.clear();
+  refine_level(h.coarsest(fine), bal, out, params);
+  uncoarsen(fine, h, bal, params, out);
+  return out;
+}
+
+// Steps 1-3 of the scheme: coarsening (cluster_rounds > 0: by clustering), METIS's initial
+// partition of the coarsest graph, refinement on every level on the way up.
+std::vector<part_t> multilevel_cycle(const GraphView& fine, const Balance& bal, const MultilevelOptions& opts,
+                                     const RefineParams& params, int cluster_rounds) {
+  const int k = bal.k;
+  // 1. Coarsening.
+  Hierarchy h = coarsen(fine, bal, opts, static_cast<std::uint64_t>(opts.seed) * 1000003ULL, {}, cluster_rounds);
+  const GraphView cur = h.coarsest(fine);
+
+  // 2. Initial partition of the coarsest graph, refined there.
+  InitialOptions io;
+  io.imbalance = opts.imbalance * (fine.ncon > 1 ? kInitialToleranceMulti : kInitialTolerance);
+  io.tries = opts.initial_tries;
+  io.seed = opts.seed;
+  std::vector<part_t> part = initial_partition(cur, bal, io);
+  std::vector<part_t> start = part;
+  if (refine_level(cur, bal, part, params)) {
+    // Balance needed the exchange search (several tight constraints), and the cut then depends
+    // much on where the repair starts. Alternate FM at twice the tolerance (parts have room
+    // and the cut recovers) with repair to the tolerance, from METIS's partition, keeping the
+    // best state. test.mgraph, k = 64, 12 seeds: mean cut 545 -> 535 (METIS k-way: 438, but
+    // 10-12% above the targets; at that imbalance this partitioner cuts 427).
+    const Balance loose = make_balance(cur, k, 2.0 * opts.imbalance, shares_of(opts));
+    auto best = quality(cur, bal, opts.imbalance, part);
+    for (int round = 0, stale = 0; round < kHardRounds && stale < kHardPatience; ++round) {
+      refine_level(cur, loose, start, params);
+      refine_level(cur, bal, start, params);
+      const auto q = quality(cur, bal, opts.imbalance, start);
+      if (q < best) {
+        best = q;
+        part = start;
+        stale = 0;
+      } else {
+        ++stale;
+      }
+    }
+  }
+
+  // 3. Uncoarsening: project to the finer level, refine there.
+  uncoarsen(fine, h, bal, params, part);
+  return part;
 }
 
 }  // namespace
@@ -183,67 +327,30 @@ std::vector<part_t> multilevel_partition(const GraphView& graph, const Multileve
   const Balance bal = make_balance(fine, k, opts.imbalance, shares);
   // k >= n: every vertex gets a part of its own (the largest shares first), the rest stay empty.
   if (fine.n <= k) return pack_vertices(fine, bal);
+  const RefineParams params = refine_params(opts);
 
-  // 1. Coarsening. Coarse vertices may weigh up to 1.5x an average coarsest vertex.
-  const std::int32_t coarsen_to = std::max(kCoarsenPerPart * k, kCoarsenMin);
-  std::vector<std::int64_t> max_vwgt(static_cast<std::size_t>(fine.ncon));
-  for (std::size_t c = 0; c < max_vwgt.size(); ++c)
-    max_vwgt[c] = std::max<std::int64_t>(1, static_cast<std::int64_t>(1.5 * static_cast<double>(bal.total[c]) / coarsen_to));
-  std::vector<std::unique_ptr<CoarseLevel>> levels;
-  // Every coarse edge weight sums fine ones: below 2^31 in total, they all fit 32 bits.
-  const bool narrow = fine.edge_total() < (std::int64_t{1} << 31);
-  GraphView cur = fine;
-  while (cur.n > coarsen_to) {
-    auto level = std::make_unique<CoarseLevel>(
-        coarsen_once(cur, max_vwgt, static_cast<std::uint64_t>(opts.seed) * 1000003ULL + levels.size(), 0, narrow));
-    const std::int32_t cn = level->n;
-    if (cn == cur.n) break;  // nothing matched: the level would only cost time
-    const bool slow = static_cast<double>(cn) > kMinShrink * static_cast<double>(cur.n);
-    levels.push_back(std::move(level));
-    cur = levels.back()->view();
-    if (slow) break;
-  }
-
-  // 2. Initial partition of the coarsest graph, refined there.
-  InitialOptions io;
-  io.imbalance = opts.imbalance * (fine.ncon > 1 ? kInitialToleranceMulti : kInitialTolerance);
-  io.tries = kInitialTries;
-  io.seed = opts.seed;
-  std::vector<part_t> part = initial_partition(cur, bal, io);
-  std::vector<part_t> start = part;
-  if (refine_level(cur, bal, part)) {
-    // Balance needed the exchange search (several tight constraints), and the cut then depends
-    // much on where the repair starts. Alternate FM at twice the tolerance (parts have room
-    // and the cut recovers) with repair to the tolerance, from METIS's partition, keeping the
-    // best state. test.mgraph, k = 64, 12 seeds: mean cut 545 -> 535 (METIS k-way: 438, but
-    // 10-12% above the targets; at that imbalance this partitioner cuts 427).
-    const Balance loose = make_balance(cur, k, 2.0 * opts.imbalance, shares);
-    auto best = quality(cur, bal, opts.imbalance, part);
-    for (int round = 0, stale = 0; round < kHardRounds && stale < kHardPatience; ++round) {
-      refine_level(cur, loose, start);
-      refine_level(cur, bal, start);
-      const auto q = quality(cur, bal, opts.imbalance, start);
-      if (q < best) {
-        best = q;
-        part = start;
-        stale = 0;
-      } else {
-        ++stale;
-      }
+  // 1-3, by matching; with cluster_rounds, again by clustering, keeping the better.
+  std::vector<part_t> part = multilevel_cycle(fine, bal, opts, params, 0);
+  int coarsening = 0;  // the better one's: the V-cycles coarsen alike
+  if (opts.cluster_rounds > 0) {
+    std::vector<part_t> other = multilevel_cycle(fine, bal, opts, params, opts.cluster_rounds);
+    if (quality(fine, bal, opts.imbalance, other) < quality(fine, bal, opts.imbalance, part)) {
+      part.swap(other);
+      coarsening = opts.cluster_rounds;
     }
   }
 
-  // 3. Uncoarsening: project to the finer level, refine there.
-  for (std::size_t i = levels.size(); i-- > 0;) {
-    const GraphView finer = i == 0 ? fine : levels[i - 1]->view();
-    const HugeVector<std::int32_t>& cmap = levels[i]->cmap;
-    std::vector<part_t> projected(static_cast<std::size_t>(finer.n));
-#pragma omp parallel for schedule(static)
-    for (std::int32_t v = 0; v < finer.n; ++v)
-      projected[static_cast<std::size_t>(v)] = part[static_cast<std::size_t>(cmap[static_cast<std::size_t>(v)])];
-    levels[i].reset();  // the coarse graph is no longer needed
-    part.swap(projected);
-    refine_level(finer, bal, part);
+  // 4. V-cycles from the best partition so far.
+  if (opts.vcycles > 0) {
+    auto best = quality(fine, bal, opts.imbalance, part);
+    for (int c = 1; c <= opts.vcycles; ++c) {
+      std::vector<part_t> next = vcycle(fine, bal, opts, params, part, c, coarsening);
+      const auto q = quality(fine, bal, opts.imbalance, next);
+      if (q < best) {  // (else the next cycle, with other matchings, starts from the same best)
+        best = q;
+        part.swap(next);
+      }
+    }
   }
   return part;
 }
@@ -277,7 +384,7 @@ void refine_partition(const CsrGraph& graph, std::vector<part_t>& parts, const M
   if (in.view.n == 0 || opts.parts == 1) return;
   const std::vector<double> shares = shares_of(opts);
   const Balance bal = make_balance(in.view, opts.parts, opts.imbalance, shares);
-  refine_level(in.view, bal, parts);
+  refine_level(in.view, bal, parts, refine_params(opts));
 }
 
 void refine_block(const CsrGraph& graph, std::vector<part_t>& parts, int k, std::span<const std::int64_t> max_weight,

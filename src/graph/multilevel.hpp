@@ -1,8 +1,9 @@
 #pragma once
 // hpart's shared-memory multilevel graph partitioner (pure: no MPI; OpenMP inside). Coarsening by
 // heavy-edge matching, an initial partition of the coarsest graph by METIS, and on the way back
-// up rebalancing plus k-way boundary FM refinement at every level (multilevel.cpp says how and
-// why). The partition depends on the input and the seed only, not on the thread count.
+// up rebalancing plus k-way boundary FM refinement at every level; with more effort also a run
+// coarsened by clustering and V-cycles (multilevel.cpp says how and why). The partition depends
+// on the input, the seed and the effort only, not on the thread count.
 // The graph must be symmetric (every edge listed at both ends with the same weight; not
 // checked here: the distributed driver validates its input); other structural errors, negative
 // weights and out-of-range parts throw hpart::Error. Empty vwgt / adjwgt mean unit weights, and
@@ -22,6 +23,17 @@ struct MultilevelOptions {
   double imbalance = 0.03;      // every constraint: part weight <= (1 + imbalance) * target
   std::vector<double> targets;  // optional relative part sizes (parts values > 0); empty: equal
   int seed = 1;
+  // The effort (hpart::GraphEffort's fields, which say what each does; the defaults are the
+  // standard preset's): coarsest graph of about max(coarsest_per_part x parts, 2000 x
+  // coarsest_per_part / 60) vertices, METIS's tries there, FM passes per level and their horizon
+  // (0: by size), V-cycles, and (cluster_rounds > 0) a second run coarsened by label
+  // propagation clustering, the better of the two kept.
+  int coarsest_per_part = 60;
+  int initial_tries = 2;
+  int fm_passes = 4;
+  std::int64_t fm_horizon = 0;
+  int vcycles = 0;
+  int cluster_rounds = 0;
   // The caller has validated the graph (ids in range, no self-loops, weights > 0: validate_graph
   // does it for partition_graph): the kernel's own pass over every edge is skipped.
   bool validated = false;
@@ -45,8 +57,7 @@ std::vector<part_t> metis_kway(const CsrGraph& g, const MultilevelOptions& opts)
 // Improves an existing partition in place (fewer cut edges, balance restored to the tolerance
 // where it is violated, empty parts given a vertex when there are at least `parts` vertices):
 // the refinement of the multilevel scheme on a single level. The cut of a partition within the
-// tolerance and without empty parts never grows. Used by the distributed driver on gathered
-// coarse graphs and by geometric+refine.
+// tolerance and without empty parts never grows. FM as opts.fm_passes and opts.fm_horizon say.
 void refine_partition(const CsrGraph& g, std::vector<part_t>& parts, const MultilevelOptions& opts);
 
 // Refinement of one rank's block of a distributed graph: `g` holds the block's vertices and,

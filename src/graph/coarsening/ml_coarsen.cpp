@@ -18,6 +18,7 @@ constexpr std::int32_t kBlock = 1 << 16;
 struct Matcher {
   const GraphView& g;
   std::span<const std::int64_t> maxw;
+  std::span<const part_t> part;  // empty, or pairs only within a part (a V-cycle)
   HugeVector<std::int32_t> match;
   // 1 / size of every vertex for the rating. Size: the weights relative to the totals, so that
   // an average vertex has size ~1; at least 1/64, so that zero weights keep ratings finite.
@@ -45,6 +46,7 @@ struct Matcher {
     return true;
   }
   [[nodiscard]] bool fits(std::int32_t u, std::int32_t v) const {
+    if (!part.empty() && part[static_cast<std::size_t>(u)] != part[static_cast<std::size_t>(v)]) return false;
     const std::int64_t* a = g.weights(u);
     const std::int64_t* b = g.weights(v);
     for (int c = 0; c < g.ncon; ++c)
@@ -176,10 +178,24 @@ void match_vertices(Matcher& m, std::int32_t n, std::int32_t blocks, std::uint64
     if (m.fits(islands[i], islands[i + 1])) m.pair(islands[i], islands[i + 1]);
 }
 
-// The fine vertices of each coarse vertex (first == second when it has one).
+// The fine vertices of each coarse vertex: a matching's pairs (first == second when it has one),
+// or, from clustering, each coarse vertex's members[start[i], start[i + 1]) in ascending order.
 struct Clusters {
   std::int32_t n = 0;
   HugeVector<std::int32_t> first, second;
+  HugeVector<std::int32_t> start, members;  // clustering only (then first and second are empty)
+
+  // f(fine vertex) for every member of coarse vertex i, in ascending order.
+  template <class F>
+  void each_member(std::int32_t i, F&& f) const {
+    const auto c = static_cast<std::size_t>(i);
+    if (start.empty()) {
+      f(first[c]);
+      if (second[c] != first[c]) f(second[c]);
+      return;
+    }
+    for (std::int32_t j = start[c]; j < start[c + 1]; ++j) f(members[static_cast<std::size_t>(j)]);
+  }
 };
 
 // Coarse vertices are numbered in the order of their lowest fine vertex: per block counts, a
@@ -231,8 +247,6 @@ Clusters number_clusters(const Matcher& m, std::int32_t n, std::int32_t blocks, 
 void coarse_degrees(const GraphView& g, const Clusters& cl, CoarseLevel& c) {
   const std::int32_t cn = cl.n;
   const auto ncon = static_cast<std::size_t>(g.ncon);
-  const HugeVector<std::int32_t>& first = cl.first;
-  const HugeVector<std::int32_t>& second = cl.second;
   c.vwgt.assign(static_cast<std::size_t>(cn) * ncon, 0);
   c.xadj.assign(static_cast<std::size_t>(cn) + 1, 0);
 #pragma omp parallel
@@ -240,11 +254,8 @@ void coarse_degrees(const GraphView& g, const Clusters& cl, CoarseLevel& c) {
     HugeVector<std::int32_t> stamp(static_cast<std::size_t>(cn), -1);  // stamp[cu] == i: counted for i
 #pragma omp for schedule(dynamic, 4096)
     for (std::int32_t i = 0; i < cn; ++i) {
-      const std::int32_t members[2] = {first[static_cast<std::size_t>(i)], second[static_cast<std::size_t>(i)]};
-      const int count = members[0] == members[1] ? 1 : 2;
       std::int64_t degree = 0;
-      for (int s = 0; s < count; ++s) {
-        const std::int32_t f = members[s];
+      cl.each_member(i, [&](std::int32_t f) {
         for (std::int64_t e = g.begin(f); e < g.end(f); ++e) {
           const std::int32_t cu = c.cmap[static_cast<std::size_t>(g.nbr(e))];
           if (cu == i || stamp[static_cast<std::size_t>(cu)] == i) continue;
@@ -253,7 +264,7 @@ void coarse_degrees(const GraphView& g, const Clusters& cl, CoarseLevel& c) {
         }
         const std::int64_t* w = g.weights(f);
         for (std::size_t k = 0; k < ncon; ++k) c.vwgt[static_cast<std::size_t>(i) * ncon + k] += w[k];
-      }
+      });
       c.xadj[static_cast<std::size_t>(i) + 1] = degree;
     }
   }
@@ -265,8 +276,6 @@ void coarse_degrees(const GraphView& g, const Clusters& cl, CoarseLevel& c) {
 template <class W>
 void contract_rows(const GraphView& g, const Clusters& cl, CoarseLevel& c, W* wgt) {
   const std::int32_t cn = cl.n;
-  const HugeVector<std::int32_t>& first = cl.first;
-  const HugeVector<std::int32_t>& second = cl.second;
   std::int32_t* adj = c.adjncy.data();
 #pragma omp parallel
   {
@@ -277,10 +286,7 @@ void contract_rows(const GraphView& g, const Clusters& cl, CoarseLevel& c, W* wg
     for (std::int32_t i = 0; i < cn; ++i) {
       const std::int64_t start = c.xadj[static_cast<std::size_t>(i)];
       std::int64_t pos = start;
-      const std::int32_t members[2] = {first[static_cast<std::size_t>(i)], second[static_cast<std::size_t>(i)]};
-      const int count = members[0] == members[1] ? 1 : 2;
-      for (int s = 0; s < count; ++s) {
-        const std::int32_t f = members[s];
+      cl.each_member(i, [&](std::int32_t f) {
         for (std::int64_t e = g.begin(f); e < g.end(f); ++e) {
           const std::int32_t cu = c.cmap[static_cast<std::size_t>(g.nbr(e))];
           if (cu == i) continue;
@@ -294,22 +300,108 @@ void contract_rows(const GraphView& g, const Clusters& cl, CoarseLevel& c, W* wg
             ++pos;
           }
         }
-      }
+      });
     }
   }
+}
+
+// Size-constrained label propagation (KaMinPar's coarsening): every vertex, in the matching's
+// visiting order, joins the neighbouring cluster it has the most edge weight to, if the cluster
+// stays within max_vwgt (and, in a V-cycle, lies in its part); a few rounds. Clusters grow as
+// far as the weight bound allows, so one step shrinks the graph several times where matching
+// halves it, and they follow dense regions instead of pairing along single edges: on random
+// geometric graphs, where matching's pairs make ragged coarse vertices, the coarse levels keep
+// the geometry. Sequential (the order alone decides), so independent of the thread count.
+// Returns each vertex's cluster label (a member's vertex id).
+HugeVector<std::int32_t> cluster_labels(const Matcher& m, std::uint64_t seed, int rounds) {
+  const GraphView& g = m.g;
+  const auto n = static_cast<std::size_t>(g.n);
+  const auto nc = static_cast<std::size_t>(g.ncon);
+  HugeVector<std::int32_t> label(n);
+  std::vector<std::int64_t> cw(n * nc);  // cluster weights by label
+  for (std::size_t v = 0; v < n; ++v) {
+    label[v] = static_cast<std::int32_t>(v);
+    for (std::size_t c = 0; c < nc; ++c) cw[v * nc + c] = g.weights(static_cast<std::int32_t>(v))[c];
+  }
+  std::vector<std::int64_t> conn(n, 0);
+  std::vector<std::int32_t> touched;
+  const std::vector<std::int32_t> order = m.visit_order(0, g.n, seed);
+  for (int round = 0; round < rounds; ++round) {
+    std::size_t moved = 0;
+    for (std::int32_t v : order) {
+      const auto vi = static_cast<std::size_t>(v);
+      const std::int32_t own = label[vi];
+      const std::int64_t* w = g.weights(v);
+      for (std::int64_t e = g.begin(v); e < g.end(v); ++e) {
+        const std::int32_t c = label[static_cast<std::size_t>(g.nbr(e))];
+        if (conn[static_cast<std::size_t>(c)] == 0) touched.push_back(c);
+        conn[static_cast<std::size_t>(c)] += g.ewgt(e);
+      }
+      std::int32_t best = own;
+      std::int64_t best_conn = conn[static_cast<std::size_t>(own)];
+      for (std::int32_t c : touched) {
+        const auto ci = static_cast<std::size_t>(c);
+        if (c == own || conn[ci] <= best_conn) continue;
+        if (!m.part.empty() && m.part[ci] != m.part[vi]) continue;  // (a label is a member of its part)
+        bool fits = true;
+        for (std::size_t k = 0; k < nc && fits; ++k) fits = cw[ci * nc + k] + w[k] <= m.maxw[k];
+        if (!fits) continue;
+        best = c;
+        best_conn = conn[ci];
+      }
+      for (std::int32_t c : touched) conn[static_cast<std::size_t>(c)] = 0;
+      touched.clear();
+      if (best == own) continue;
+      for (std::size_t k = 0; k < nc; ++k) {
+        cw[static_cast<std::size_t>(own) * nc + k] -= w[k];
+        cw[static_cast<std::size_t>(best) * nc + k] += w[k];
+      }
+      label[vi] = best;
+      ++moved;
+    }
+    if (moved * 100 < n) break;  // settled: another round would move almost nothing
+  }
+  return label;
+}
+
+// Coarse vertices of the labels, numbered in the order of their lowest member (as the
+// matching's); fills cmap.
+Clusters number_labels(const HugeVector<std::int32_t>& label, std::int32_t n, HugeVector<std::int32_t>& cmap) {
+  cmap.assign(static_cast<std::size_t>(n), 0);
+  HugeVector<std::int32_t> id(static_cast<std::size_t>(n), -1);
+  Clusters cl;
+  for (std::int32_t v = 0; v < n; ++v) {
+    std::int32_t& c = id[static_cast<std::size_t>(label[static_cast<std::size_t>(v)])];
+    if (c < 0) c = cl.n++;
+    cmap[static_cast<std::size_t>(v)] = c;
+  }
+  cl.start.assign(static_cast<std::size_t>(cl.n) + 1, 0);
+  for (std::int32_t v = 0; v < n; ++v) ++cl.start[static_cast<std::size_t>(cmap[static_cast<std::size_t>(v)]) + 1];
+  for (std::size_t i = 0; i < static_cast<std::size_t>(cl.n); ++i) cl.start[i + 1] += cl.start[i];
+  cl.members.resize(static_cast<std::size_t>(n));
+  std::vector<std::int32_t> at(cl.start.begin(), cl.start.end() - 1);
+  for (std::int32_t v = 0; v < n; ++v)
+    cl.members[static_cast<std::size_t>(at[static_cast<std::size_t>(cmap[static_cast<std::size_t>(v)])]++)] = v;
+  return cl;
 }
 
 }  // namespace
 
 CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_vwgt, std::uint64_t seed,
-                         std::size_t spare, bool narrow) {
+                         std::size_t spare, bool narrow, std::span<const part_t> part, int cluster_rounds) {
   const std::int32_t n = g.n;
-  Matcher m{g, max_vwgt, HugeVector<std::int32_t>(static_cast<std::size_t>(n), kUnmatched), {}};
-  m.compute_sizes();
-  const std::int32_t blocks = (n + kBlock - 1) / kBlock;
-  match_vertices(m, n, blocks, seed);
   CoarseLevel out;
-  const Clusters cl = number_clusters(m, n, blocks, out.cmap);
+  Clusters cl;
+  if (cluster_rounds > 0) {
+    const Matcher m{g, max_vwgt, part, {}, {}};  // its visiting order and part test
+    cl = number_labels(cluster_labels(m, seed, cluster_rounds), n, out.cmap);
+  } else {
+    Matcher m{g, max_vwgt, part, HugeVector<std::int32_t>(static_cast<std::size_t>(n), kUnmatched), {}};
+    m.compute_sizes();
+    const std::int32_t blocks = (n + kBlock - 1) / kBlock;
+    match_vertices(m, n, blocks, seed);
+    cl = number_clusters(m, n, blocks, out.cmap);
+  }
   CoarseLevel& c = out;
   c.n = cl.n;
   c.ncon = g.ncon;

@@ -1,6 +1,7 @@
 #pragma once
 // Coarsening of the multilevel partitioner: heavy-edge matching (METIS's SHEM with its 2-hop
-// fallback for star-like graphs) and contraction of the matched pairs into a coarse graph.
+// fallback for star-like graphs) or size-constrained label propagation clustering, and
+// contraction of the pairs or clusters into a coarse graph.
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -8,6 +9,7 @@
 
 #include "core/huge_pages.hpp"
 #include "graph/ml_graph_view.hpp"
+#include "hpart/types.hpp"
 
 namespace hpart::graphk {
 
@@ -45,8 +47,12 @@ struct CoarseLevel {
 // the adjacency arrays keep beyond xadj[n] (capacity), so that a caller appending that many
 // (the distributed driver's ghost rows) does not reallocate and copy them. narrow: store the
 // coarse edge weights in adjwgt32 (the caller guarantees g.edge_total() < 2^31, which bounds
-// every coarse weight); else in adjwgt.
+// every coarse weight); else in adjwgt. part (empty, or one per vertex): only vertices of the
+// same part are matched, so that every coarse vertex lies in one part (a V-cycle's coarsening).
+// cluster_rounds > 0: size-constrained label propagation clustering (that many rounds at most)
+// instead of matching: clusters of any size up to max_vwgt (ml_coarsen.cpp says when it pays).
 CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_vwgt, std::uint64_t seed,
-                         std::size_t spare = 0, bool narrow = false);
+                         std::size_t spare = 0, bool narrow = false, std::span<const part_t> part = {},
+                         int cluster_rounds = 0);
 
 }  // namespace hpart::graphk
