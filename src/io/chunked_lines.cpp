@@ -46,11 +46,10 @@ LineSpan rank_line_span(const Comm& comm, const MpiFile& file) {
 
 namespace {
 
-// Walks the lines of [from, end) chunk by chunk: on_line(start, stop, kind, tokens, offset)
-// for each (stop: its '\n' or the end; offset: the file offset of start) until it returns false.
-// Tokens are counted only when `count_tokens` (a pass over every byte instead of a memchr).
+// Walks the lines of [from, end) chunk by chunk: on_line(start, stop, kind, offset) for each
+// (stop: its '\n' or the end; offset: the file offset of start) until it returns false.
 template <class OnLine>
-void walk_lines(const MpiFile& file, long long from, long long end, bool count_tokens, OnLine&& on_line) {
+void walk_lines(const MpiFile& file, long long from, long long end, OnLine&& on_line) {
   long long offset = from;  // file offset of the current chunk's first byte
   for_each_line_chunk(file, from, end, [&](std::string_view text) {
     const char* p = text.data();
@@ -59,19 +58,9 @@ void walk_lines(const MpiFile& file, long long from, long long end, bool count_t
       const char* const start = p;
       while (p < stop_all && is_blank(*p)) ++p;
       const LineKind kind = p == stop_all || *p == '\n' ? LineKind::blank : *p == '%' ? LineKind::comment : LineKind::record;
-      long long tokens = 0;
-      if (count_tokens && kind == LineKind::record) {
-        bool in_token = false;
-        for (; p < stop_all && *p != '\n'; ++p) {
-          const bool word = !is_blank(*p);
-          tokens += word && !in_token ? 1 : 0;
-          in_token = word;
-        }
-      } else {
-        const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(stop_all - p));
-        p = nl ? static_cast<const char*>(nl) : stop_all;
-      }
-      if (!on_line(start, p, kind, tokens, offset + (start - text.data()))) return false;
+      const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(stop_all - p));
+      p = nl ? static_cast<const char*>(nl) : stop_all;
+      if (!on_line(start, p, kind, offset + (start - text.data()))) return false;
       if (p < stop_all) ++p;
     }
     offset += static_cast<long long>(text.size());
@@ -83,12 +72,10 @@ void walk_lines(const MpiFile& file, long long from, long long end, bool count_t
 
 SpanCensus census_span(const MpiFile& file, const LineSpan& span, bool to_end) {
   SpanCensus c;
-  walk_lines(file, span.begin, span.end, to_end,
-             [&](const char* start, const char* stop, LineKind kind, long long tokens, long long offset) {
+  walk_lines(file, span.begin, span.end, [&](const char* start, const char* stop, LineKind kind, long long offset) {
                if (kind != LineKind::comment) {
                  ++c.non_comment_lines;
-                 c.tokens += tokens;
-                 if (c.first_record >= 0) ++c.lines_after_record, c.tokens_after_record += tokens;
+                 if (c.first_record >= 0) ++c.lines_after_record;
                }
                if (kind == LineKind::record && c.first_record < 0) {
                  c.first_record = c.lines;
@@ -105,16 +92,14 @@ SpanCensus census_span(const MpiFile& file, const LineSpan& span, bool to_end) {
 void find_line_stops(const MpiFile& file, long long from, long long end, std::vector<LineStop>& stops) {
   if (stops.empty()) return;
   std::size_t next = 0;
-  long long ordinal = 0, line = 0, tokens = 0;
-  walk_lines(file, from, end, true, [&](const char*, const char*, LineKind kind, long long line_tokens, long long offset) {
+  long long ordinal = 0, line = 0;
+  walk_lines(file, from, end, [&](const char*, const char*, LineKind kind, long long offset) {
     if (kind != LineKind::comment) {
       for (; next < stops.size() && stops[next].ordinal == ordinal; ++next) {
         stops[next].offset = offset;
         stops[next].line = line;
-        stops[next].tokens_before = tokens;
       }
       ++ordinal;
-      tokens += line_tokens;
     }
     ++line;
     return next < stops.size();

@@ -58,7 +58,6 @@ void for_each_line_chunk(const MpiFile& file, long long begin, long long end, On
 }
 
 // What a graph reader needs to know of its span before parsing it (one pass over the bytes).
-// Tokens (blank-separated words) of non-comment lines bound the numbers a parser will store.
 struct SpanCensus {
   long long lines = 0;            // lines in the span (exact when counted to the end)
   long long first_record = -1;    // span line index of the first line neither blank nor comment
@@ -66,18 +65,16 @@ struct SpanCensus {
   long long body_offset = -1;     // file offset just after that line
   long long lines_after_record = 0;  // non-comment lines after it (blank ones count)
   long long non_comment_lines = 0;   // all non-comment lines of the span
-  long long tokens_after_record = 0, tokens = 0;  // their tokens, likewise
 };
 
 // One pass over [span.begin, span.end); with `to_end` false it stops after the first record.
 SpanCensus census_span(const MpiFile& file, const LineSpan& span, bool to_end);
 
 // Where the non-comment line of ordinal `ordinal` (0 = the first at or after `from`) starts:
-// its file offset and line (counted from `from`'s line), and the tokens of the non-comment lines
-// before it.
+// its file offset and line (counted from `from`'s line).
 struct LineStop {
   long long ordinal = 0;
-  long long offset = -1, line = 0, tokens_before = 0;
+  long long offset = -1, line = 0;
 };
 // One pass over [from, end), up to the last stop (ordinals ascending); a stop past the lines
 // keeps offset -1.

@@ -47,12 +47,12 @@ void agreed(const Comm& comm, F&& f) {
 
 // The lines a rank parses: file offsets [from, end), the first on file line `line`, being vertex
 // `first`; bounds of its rows and adjacency entries, from which the arrays are reserved so that a
-// valid file never regrows them; `tokens`: the words of its lines (block mode).
+// valid file never regrows them. A bound from the bytes may exceed what is used: reserved pages
+// that are never written are never resident, so it costs address space, not memory.
 struct Part {
   long long from, end, line;
   gid_t first;
   std::size_t rows_bound, entries_bound;
-  long long tokens = 0;
 };
 
 template <class Id>
@@ -73,14 +73,12 @@ void scan_span(const detail::MpiFile& file, const Part& part, const detail::Grap
 }
 
 // Collective: the lines of this rank's block of vertices. The rank whose lines hold the first
-// line of block q finds its offset, file line and the tokens before it (a second pass over its
-// span, up to its last such line); one allreduce shares the R + 1 boundaries.
+// line of block q finds its offset and file line (a second pass over its span, up to its last
+// such line); one allreduce shares the R + 1 boundaries.
 Part block_part(const Comm& comm, const detail::MpiFile& file, const detail::LineSpan& span,
-                const detail::HeaderPlace& place, const std::vector<gid_t>& vtxdist, const Part& mine, long long body_lines,
-                long long body_tokens) {
+                const detail::HeaderPlace& place, const std::vector<gid_t>& vtxdist, const Part& mine, long long body_lines) {
   const int R = comm.size(), me = comm.rank();
   const gid_t first = mine.first, n = vtxdist.back();
-  const long long tokens_before = comm.exscan_sum(body_tokens), all_tokens = comm.sum(body_tokens);
   std::vector<detail::LineStop> stops;
   std::vector<int> which;
   for (int q = 1; q < R; ++q) {
@@ -91,32 +89,28 @@ Part block_part(const Comm& comm, const detail::MpiFile& file, const detail::Lin
     }
   }
   agreed(comm, [&] { detail::find_line_stops(file, mine.from, span.end, stops); });
-  // Per boundary: offset, line, tokens before it in the file's body (-1: another rank's).
-  std::vector<long long> at(3 * (static_cast<std::size_t>(R) + 1), -1);
+  // Per boundary: offset and line (-1: another rank's).
+  std::vector<long long> at(2 * (static_cast<std::size_t>(R) + 1), -1);
   for (std::size_t k = 0; k < stops.size(); ++k) {
     const auto q = static_cast<std::size_t>(which[k]);
-    at[3 * q] = stops[k].offset;
-    at[3 * q + 1] = mine.line + stops[k].line;
-    at[3 * q + 2] = tokens_before + stops[k].tokens_before;
+    at[2 * q] = stops[k].offset;
+    at[2 * q + 1] = mine.line + stops[k].line;
   }
   if (me == place.holder)  // the blocks that start at vertex 0 start with the body
     for (int q = 0; q <= R && vtxdist[static_cast<std::size_t>(q)] == 0; ++q)
-      at[3 * static_cast<std::size_t>(q)] = mine.from, at[3 * static_cast<std::size_t>(q) + 1] = mine.line,
-                                 at[3 * static_cast<std::size_t>(q) + 2] = 0;
+      at[2 * static_cast<std::size_t>(q)] = mine.from, at[2 * static_cast<std::size_t>(q) + 1] = mine.line;
   // Blocks after the last vertex start at the file's end: the last nonempty block (or the last
   // block, without vertices) reads the lines after vertex n, which must be blank.
   for (int q = 1; q <= R; ++q)
     if (vtxdist[static_cast<std::size_t>(q)] == n && (n > 0 || q == R))
-      at[3 * static_cast<std::size_t>(q)] = span.file_size, at[3 * static_cast<std::size_t>(q) + 1] = 0,
-                                 at[3 * static_cast<std::size_t>(q) + 2] = all_tokens;
+      at[2 * static_cast<std::size_t>(q)] = span.file_size, at[2 * static_cast<std::size_t>(q) + 1] = 0;
   comm.max(std::span<long long>(at));
   const auto r = static_cast<std::size_t>(me);
   Part p = mine;
-  p.from = at[3 * r];
-  p.end = at[3 * r + 3];
-  p.line = at[3 * r + 1];
+  p.from = at[2 * r];
+  p.end = at[2 * r + 2];
+  p.line = at[2 * r + 1];
   p.first = vtxdist[r];
-  p.tokens = at[3 * r + 5] - at[3 * r + 2];
   return p;
 }
 
@@ -140,24 +134,21 @@ GraphFile read_adjacency_file(const Comm& comm, const std::string& path, detail:
   // the file has enough lines to hold every vertex (a truncated one keeps its byte spans: it is
   // an error either way). So no row moves after parsing.
   const long long body_lines = me < place.holder ? 0 : me == place.holder ? census.lines_after_record : census.non_comment_lines;
-  const long long body_tokens = me < place.holder ? 0 : me == place.holder ? census.tokens_after_record : census.tokens;
   const long long span_from = me < place.holder ? span.end : me == place.holder ? census.body_offset : span.begin;
   const std::vector<gid_t> vtxdist = detail::block_vtxdist(h.vertices, R);
   Part part{span_from, span.end, me == place.holder ? place.header_line + 1 : place.first_line,
             comm.exscan_sum(static_cast<gid_t>(body_lines)), 0, 0};
   const double lead = (h.leading_value ? 1 : 0) + (h.vertex_weights ? h.ncon : 0);
-  if (R == 1) {
-    // Bounds: a vertex line takes >= 1 byte, an adjacency entry >= 2 ("1 ").
-    const auto bytes = static_cast<double>(std::max(0LL, part.end - part.from));
-    part.rows_bound = static_cast<std::size_t>(std::min(static_cast<double>(h.vertices), bytes + 1));
-    part.entries_bound = static_cast<std::size_t>(std::min(static_cast<double>(h.edges) * 2.0, bytes / 2 + 1));
-  } else if (comm.sum(static_cast<gid_t>(body_lines)) >= h.vertices) {
-    part = block_part(comm, file, span, place, vtxdist, part, body_lines, body_tokens);
-    const double rows = static_cast<double>(vtxdist[static_cast<std::size_t>(me) + 1] - vtxdist[static_cast<std::size_t>(me)]);
-    part.rows_bound = static_cast<std::size_t>(rows);
-    const double entries = std::max(0.0, static_cast<double>(part.tokens) - rows * lead) / (h.edge_weights ? 2.0 : 1.0);
-    part.entries_bound = static_cast<std::size_t>(entries);
-  }
+  if (R > 1 && comm.sum(static_cast<gid_t>(body_lines)) >= h.vertices)
+    part = block_part(comm, file, span, place, vtxdist, part, body_lines);
+  // Bounds: a vertex line takes >= 1 byte, an adjacency entry >= 2 ("1 "); the header's n and
+  // m bound the whole file.
+  const auto bytes = static_cast<double>(std::max(0LL, part.end - part.from));
+  const double block_rows = R == 1 || part.first == vtxdist[static_cast<std::size_t>(me)]
+                          ? static_cast<double>(vtxdist[static_cast<std::size_t>(me) + 1] - vtxdist[static_cast<std::size_t>(me)])
+                          : static_cast<double>(h.vertices);
+  part.rows_bound = static_cast<std::size_t>(std::min(block_rows, bytes + 1));
+  part.entries_bound = static_cast<std::size_t>(std::min(static_cast<double>(h.edges) * 2.0, bytes / 2 + 1));
 
   ScannedRows<Id> rows;
   std::string out_of_memory;
@@ -177,16 +168,13 @@ GraphFile read_adjacency_file(const Comm& comm, const std::string& path, detail:
   if (found != h.vertices)
     throw Error(ErrorCode::io, path + ": truncated file: the header (line " + std::to_string(place.header_line) + ") says " +
                                    std::to_string(h.vertices) + " vertices, found " + std::to_string(found));
-  // Each owned vertex: its offset and weights, plus a row head when it moves; each neighbour
-  // received: its id and edge weight (as many as this rank parsed, on a balanced file).
-  const double ncon_w = (h.vertex_weights ? h.ncon : 0) + (h.leading_value ? 1 : 0);
-  const std::string memory = detail::check_vertex_block_memory(
-      comm, path, h.vertices, 24.0 + 8.0 * ncon_w,
-      R == 1 ? 0.0 : static_cast<double>(rows.adjncy.size()) * (h.edge_weights ? 16.0 : 8.0) * 0.1);
+  // The block's offsets, weights and sizes, and its line marks at worst (16 bytes a vertex when
+  // comments separate every line), against the budget, named as the other readers do.
+  const std::string memory = detail::check_vertex_block_memory(comm, path, h.vertices, 24.0 + 8.0 * lead, 0.0);
   comm.agree(memory.empty() ? ErrorCode::ok : ErrorCode::invalid_input, memory);
 
   GraphFile f;
-  f.vtxdist = detail::block_vtxdist(h.vertices, R);
+  f.vtxdist = vtxdist;
   f.ncon = h.ncon;
   f.xadj = std::move(rows.xadj);
   f.adjncy = std::move(rows.adjncy);
