@@ -221,7 +221,7 @@ Hierarchy coarsen(const GraphView& fine, const Balance& bal, const MultilevelOpt
     if (!part.empty()) {  // every coarse vertex lies in one part: its members'
       std::vector<part_t> cp(static_cast<std::size_t>(cn));
       const HugeVector<std::int32_t>& cmap = level->cmap;
-#pragma omp parallel for schedule(static)
+      // Sequential: the members of a coarse vertex would write its entry from several threads.
       for (std::int32_t v = 0; v < cur.n; ++v)
         cp[static_cast<std::size_t>(cmap[static_cast<std::size_t>(v)])] = cur_part[static_cast<std::size_t>(v)];
       h.coarse_parts.push_back(std::move(cp));
