@@ -154,6 +154,7 @@ struct Cli {
   bool parts_given = false;
   bool side_given = false;  // repart suite: --side also sets graphdrift's side (default 512)
   std::vector<std::string> libraries;  // default: every library of the suite
+  std::vector<std::string> presets;    // graph suite: --preset (default: standard)
   std::string json;
   std::string dump_parts;  // --dump-parts DIR
   int threads = 0;         // -t/--threads; 0: OMP_NUM_THREADS, else this rank's cores (thread_default.hpp)
@@ -168,6 +169,7 @@ std::string validate_common(const Cli& cli) {
   if (cli.suite != "points" && cli.suite != "grid" && cli.suite != "hier" && cli.suite != "graph" &&
       cli.suite != "repart")
     return "unknown suite '" + cli.suite + "' (available: " + suite_names() + ")";
+  if (!cli.presets.empty() && cli.suite != "graph") return "--preset applies to suite graph only";
   if (cli.n < 1) return "--n must be >= 1 (got " + std::to_string(cli.n) + ")";
   if (cli.parts < 1) return "--parts must be >= 1 (got " + std::to_string(cli.parts) + ")";
   if (cli.reps < 1) return "--reps must be >= 1 (got " + std::to_string(cli.reps) + ")";
@@ -255,6 +257,13 @@ std::string validate(const Cli& cli, hpart_bench::GraphSuiteConfig& cfg) {
     cfg.cases.push_back(name);
   }
   if (cli.side3d != 256) cfg.grid_side = cli.side3d;  // grid3d's side, when given
+  if (!cli.presets.empty()) cfg.presets.clear();
+  for (const std::string& name : cli.presets) {
+    if (name != "fast" && name != "standard" && name != "default" && name != "strong")
+      return "unknown preset '" + name + "' (available: fast, default (or standard), strong)";
+    const hpart::Preset p = hpart::preset_from_string(name.c_str());
+    if (std::find(cfg.presets.begin(), cfg.presets.end(), p) == cfg.presets.end()) cfg.presets.push_back(p);
+  }
   return {};
 }
 
@@ -298,6 +307,10 @@ int run(int argc, char** argv, int rank) {
   app.add_option("--libraries", cli.libraries, "comma-separated (default: all). points: hpart, hpart-c, floor, zoltan; grid: hpart, naive, zoltan; graph: hpart, metis, scotch, zoltan; repart: hpart, zoltan; tensor: hpart, mpi")
       ->delimiter(',')
       ->capture_default_str();
+  app.add_option("--preset", cli.presets,
+                 "graph suite: comma-separated presets of hpart's graph method: fast, default (or standard), strong; "
+                 "records named graph-fast, graph, graph-strong (default: default only)")
+      ->delimiter(',');
   app.add_option("--side2d", cli.side2d,
                  "cells per side: grid suite, of hotspot2d and amr2d (default 4096); tensor suite, of halo2d and "
                  "conv2d (default 1024 and 256)");

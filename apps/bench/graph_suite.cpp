@@ -132,18 +132,19 @@ Record record(const hpart::Comm& comm, const GraphSuiteConfig& cfg, const GraphC
   return r;
 }
 
+// method graph under `preset`; geometric+refine (which has no effort to set) under standard.
 void run_hpart(const hpart::Comm& comm, const GraphSuiteConfig& cfg, const GraphCase& gc, int K, hpart::GraphMethod m,
-               bool reset_works, RecordSink& sink) {
-  Progress progress(comm, "graph", gc.name + " k=" + std::to_string(K), std::string("hpart ") + hpart::to_string(m));
-  hpart::GraphOptions opts;
-  opts.parts = K;
+               hpart::Preset preset, bool reset_works, RecordSink& sink) {
+  const std::string method = m == hpart::GraphMethod::graph ? graph_preset_method(preset) : hpart::to_string(m);
+  Progress progress(comm, "graph", gc.name + " k=" + std::to_string(K), "hpart " + method);
+  hpart::GraphOptions opts = hpart::GraphOptions::preset(preset, K);
   opts.method = m;
   std::optional<hpart::GraphPartition> result;
   const CallStats stats = measure_calls(
       comm.get(), cfg.reps, reset_works, [&] { result.reset(); },
       [&] { result.emplace(hpart::partition_graph(comm, gc.file.view(), opts)); });
-  dump_parts(comm, "graph", gc.name, "hpart", hpart::to_string(m), K, result->parts);
-  sink.add(record(comm, cfg, gc, K, "hpart", hpart::to_string(m), stats, std::move(result->parts), progress));
+  dump_parts(comm, "graph", gc.name, "hpart", method, K, result->parts);
+  sink.add(record(comm, cfg, gc, K, "hpart", method.c_str(), stats, std::move(result->parts), progress));
 }
 
 void run_metis(const hpart::Comm& comm, const GraphSuiteConfig& cfg, const GraphCase& gc, int K, bool reset_works,
@@ -212,6 +213,10 @@ void run_zoltan(const hpart::Comm& comm, const GraphSuiteConfig& cfg, const Grap
 
 }  // namespace
 
+std::string graph_preset_method(hpart::Preset p) {
+  return p == hpart::Preset::standard ? std::string("graph") : std::string("graph-") + hpart::to_string(p);
+}
+
 std::vector<std::string> graph_case_names(const GraphSuiteConfig& cfg) {
   std::vector<std::string> names;
   for (const fs::path& p : shared_files(cfg)) names.push_back(p.stem().string());
@@ -239,8 +244,10 @@ void run_graph_suite(const hpart::Comm& comm, const GraphSuiteConfig& cfg, Recor
     loading.done(note);
     for (int K : cfg.parts) {
       if (cfg.run_hpart) {
-        run_hpart(comm, cfg, gc, K, hpart::GraphMethod::graph, reset_works, sink);
-        if (gc.file.dim > 0) run_hpart(comm, cfg, gc, K, hpart::GraphMethod::geometric_refine, reset_works, sink);
+        for (hpart::Preset preset : cfg.presets)
+          run_hpart(comm, cfg, gc, K, hpart::GraphMethod::graph, preset, reset_works, sink);
+        if (gc.file.dim > 0)
+          run_hpart(comm, cfg, gc, K, hpart::GraphMethod::geometric_refine, hpart::Preset::standard, reset_works, sink);
       }
       if (cfg.run_metis) run_metis(comm, cfg, gc, K, reset_works, sink);
       if (cfg.run_scotch) run_scotch(comm, cfg, gc, K, reset_works, sink);

@@ -8,6 +8,7 @@
 
 #include "bench_record.hpp"
 #include "hpart/comm.hpp"
+#include "hpart/types.hpp"
 
 namespace hpart_bench {
 
@@ -20,7 +21,13 @@ struct GraphSuiteConfig {
   std::int64_t grid_side = 128;    // grid3d: side^3 vertices
   std::int64_t rgg_cells = 512;    // rgg2d: 4 cells^2 vertices
   bool run_hpart = true, run_metis = true, run_scotch = true, run_zoltan = true;
+  // hpart's graph method with these presets (--preset): records named graph-fast, graph (the
+  // standard preset) and graph-strong. Standard alone by default, so CI time does not grow.
+  std::vector<hpart::Preset> presets{hpart::Preset::standard};
 };
+
+// The record's method name of the graph method under preset p: graph, graph-fast, graph-strong.
+std::string graph_preset_method(hpart::Preset p);
 
 // Case names: the shared graph files' stems, grid3d, rgg2d; with files given, their stems alone.
 std::vector<std::string> graph_case_names(const GraphSuiteConfig& cfg);

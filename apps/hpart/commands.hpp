@@ -35,6 +35,7 @@ struct PartitionArgs {
   int png_size = 1024;
   int drift = 0;          // graphs: steps of a drifting load rebalanced by the Rebalancer (0: none)
   long long seed = -1;    // graphs: the random seed of hpart's graph method (< 0: the library's default)
+  std::string preset;     // graphs: -P/--preset fast | default | strong ("" = default)
   RunArgs run;
   const CLI::App* cmd = nullptr;  // which options were given, for the strictness checks
 };

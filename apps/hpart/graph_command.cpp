@@ -16,12 +16,18 @@
 namespace hpart_cli {
 
 int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args, Input& in) {
-  hpart::GraphOptions opts;
-  opts.parts = args.parts;
+  // The preset's effort (standard without -P); the options below are the command line's.
+  hpart::GraphOptions opts =
+      hpart::GraphOptions::preset(hpart::preset_from_string(args.preset.empty() ? "default" : args.preset.c_str()),
+                                  args.parts);
   opts.method = hpart::graph_method_from_string(args.method.c_str());
   opts.imbalance = args.tol;
   if (args.seed >= 0) opts.seed = static_cast<int>(args.seed);
+  // The method as the bench names it: graph-fast and graph-strong for those presets.
+  const std::string label =
+      args.method + (args.preset == "fast" || args.preset == "strong" ? "-" + args.preset : std::string());
   hpart::GraphFile& file = in.graph;
+  file.narrow_ids();  // 32-bit ids where they fit: half the largest array, lent to the kernel as they are
   const hpart::GraphPartition p = hpart::partition_graph(comm, file.view(), opts);
   if (comm.rank() == 0 && !args.run.quiet) {
     std::printf("hpart partition: %s: %s, on %d ranks x %s; read %.3f s\n", in.path.c_str(),
@@ -29,7 +35,7 @@ int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args, Inpu
     std::printf("balance: %s\n", describe_tolerance(args.tol).c_str());
     std::printf("%-16s %6s %6s %10s %12s %10s %6s %9s %10s\n", "method", "parts", "ranks", "edge_cut", "comm_volume",
                 "imbalance", "empty", "time_s", "boundary");
-    std::printf("%-16s %6d %6d %10lld %12lld %10.6f %6lld %9.4f %10lld\n", args.method.c_str(), p.num_parts,
+    std::printf("%-16s %6d %6d %10lld %12lld %10.6f %6lld %9.4f %10lld\n", label.c_str(), p.num_parts,
                 comm.size(), static_cast<long long>(p.cut.edge_cut), static_cast<long long>(p.cut.comm_volume),
                 worst_imbalance(p), p.metrics.empty_parts, p.metrics.seconds,
                 static_cast<long long>(p.cut.boundary_vertices));
@@ -39,7 +45,7 @@ int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args, Inpu
   const auto [heaviest, total] = in.heaviest_and_total();
   const bool balanced = warn_if_unbalanced(comm, p, heaviest, total, "hpart partition");
   {
-    hpart_bench::Record r = base_record(comm, in.path, args.method, in.global_count(), p);
+    hpart_bench::Record r = base_record(comm, in.path, label, in.global_count(), p);
     r.edge_cut = static_cast<long long>(p.cut.edge_cut);
     r.comm_volume = static_cast<long long>(p.cut.comm_volume);
     append_record(comm, args.run, r);
@@ -64,7 +70,7 @@ int run_graph_partition(const hpart::Comm& comm, const PartitionArgs& args, Inpu
     hpart::PictureOptions picture;
     picture.max_side = args.png_size;
     picture.title = base_name(in.path) + ": " + std::to_string(file.global_vertices) + " vertices, " +
-                    std::to_string(p.num_parts) + " parts (" + args.method + ")";
+                    std::to_string(p.num_parts) + " parts (" + label + ")";
     picture.legend = {"edge cut " + std::to_string(p.cut.edge_cut) + ", comm volume " + std::to_string(p.cut.comm_volume) +
                       ", imbalance " + number(worst_imbalance(p)) + " (tolerance " + number(args.tol) + ")",
                       "edges inside a part in its colour, cut edges dark grey"};

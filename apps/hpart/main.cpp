@@ -20,6 +20,7 @@ Examples (under mpirun; as root add --allow-run-as-root --oversubscribe):
   mpirun -np 2 hpart partition mesh.graph 64                 # like gpmetis: writes mesh.graph.part.64
   mpirun -np 2 hpart partition mesh.graph 64 -e 1.05 --seed 7 -o mesh.part   # 5 % (0.05 means the same)
   mpirun -np 2 hpart partition mesh.graph 64 --method metis  # METIS itself, for comparison
+  mpirun -np 2 hpart partition mesh.graph 64 -P strong       # less cut for more time (or -P fast)
   mpirun -np 2 hpart partition mesh.graph 64 --coords mesh.xyz --method geometric+refine --png mesh.png
   mpirun -np 2 hpart partition mesh.graph 64 --drift 40      # then rebalance a drifting load
   mpirun -np 2 hpart evaluate mesh.graph mesh.graph.part.64  # metrics of any partition file (gpmetis's too)
@@ -117,6 +118,11 @@ void add_partition(CLI::App& app, hpart_cli::PartitionArgs& a) {
       ->capture_default_str();
   cmd->add_option("--seed", a.seed, "graphs: random seed of the graph method (the same seed gives the same partition)")
       ->check(CLI::Range(0LL, 2147483647LL));
+  cmd->add_option("-P,--preset", a.preset,
+                  "graphs, method graph, as KaMinPar's -P: fast (a smaller coarsest graph, fewer and shorter FM "
+                  "passes: a little cheaper, a few % more cut), default, or strong (a second run coarsened by "
+                  "clustering, more METIS tries, longer FM, V-cycles: 2-15% less cut for several times the time)")
+      ->check(CLI::IsMember({"fast", "default", "standard", "strong"}));
   cmd->add_option("--drift", a.drift,
                   "graphs: then STEPS steps of a load that drifts along the vertex ids (1 + 4 x a Gaussian of width 0.1 "
                   "of the ids, moving 0.004 of them per step; a step modelled as 1 s per part), the Rebalancer deciding "

@@ -51,12 +51,15 @@ void reject_inapplicable(const PartitionArgs& a, InputKind kind) {
       throw UsageError("--png draws a graph at its vertex coordinates: pass --coords FILE (one point per vertex)");
     if (a.method == "metis" && a.cmd->count("--seed") > 0)
       throw UsageError("--seed applies to the graph and geometric+refine methods (METIS is run with its own default seed)");
+    if (!a.preset.empty() && !a.method.empty() && a.method != "graph")
+      throw UsageError("--preset sets the effort of the graph method; --method " + a.method + " has none");
     return;
   }
   const std::string what = kind == InputKind::h5 ? "HDF5 point file" : "point file";
   reject_option(cmd, "--coords", what, a.file, "graphs: a point file is its own coordinates");
   reject_option(cmd, "--drift", what, a.file, "graphs; point sets are rebalanced by hpart-particles and the library's Rebalancer");
   reject_option(cmd, "--seed", what, a.file, "graphs: point partitions are deterministic");
+  reject_option(cmd, "--preset", what, a.file, "graphs: the effort of the graph method");
   if (!a.method.empty() && a.method != "hilbert" && a.method != "morton")
     throw UsageError("--method " + a.method + " is for graphs; point sets take hilbert or morton");
 }

@@ -67,6 +67,42 @@ enum class GraphMethod {
   geometric_refine,  // Hilbert partition of the vertex coordinates, refined on the graph
 };
 
+// How much work the graph method spends on its cut (GraphOptions::effort). The defaults are
+// Preset::standard's; GraphOptions::preset sets every field. Only the graph method reads them.
+// Every field is compared across ranks and checked against its range (the same hpart::Error on
+// every rank otherwise). At np > 1 the distributed levels coarsen to their own gather limit and
+// are refined by refine_rounds; the other fields act in the kernel that partitions the gathered
+// coarsest graph (at np 1: on the whole graph).
+struct GraphEffort {
+  // Coarsening stops at about max(coarsest_per_part x K, 2000) vertices (or when a step shrinks
+  // the graph by less than 15%): fewer make METIS's work and the coarse levels cheaper, more give
+  // METIS more of the structure to see. In [1, 10000].
+  int coarsest_per_part = 60;
+  // Partitions of the coarsest graph that METIS computes (its ncuts); the smallest cut is kept.
+  // In [1, 100].
+  int initial_tries = 2;
+  // k-way FM passes per level at most (they also stop when a pass gains < 0.1% of the cut).
+  // 0: rebalancing only. In [0, 100].
+  int fm_passes = 4;
+  // Moves without improvement an FM pass tries before it rolls back to its best prefix (how far
+  // it may climb through negative gains). 0: by the level's size, n / 100 within [300, 1000].
+  // In [0, 10^8].
+  int fm_horizon = 0;
+  // V-cycles after the first partition: coarsen again matching only vertices of the same part
+  // (so the partition survives on every level), refine on the way back up, keep the best.
+  // In [0, 20].
+  int vcycles = 0;
+  // > 0: a second multilevel run, coarsened by size-constrained label propagation clustering
+  // (at most this many rounds per level) instead of heavy-edge matching; the better partition is
+  // kept, and the V-cycles coarsen as its run did. Clusters of many vertices follow dense
+  // regions where matching pairs vertices along single edges: on random geometric graphs ~10%
+  // less cut, on 3D grids ~20% more (hence both). 0: matching only. In [0, 20].
+  int cluster_rounds = 0;
+  // Refinement rounds per distributed level (np > 1: each a ghost exchange, then k-way FM on
+  // every rank's block at once); np 1 has no distributed levels. In [1, 20].
+  int refine_rounds = 1;
+};
+
 // Every field must be the same on every rank (compared: the same hpart::Error on every rank
 // otherwise).
 struct GraphOptions {
@@ -75,6 +111,15 @@ struct GraphOptions {
   double imbalance = 0.03;  // per constraint: max part weight / target - 1
   int seed = 1;
   std::span<const double> target_sizes;  // optional relative part sizes (parts values > 0)
+  GraphEffort effort;  // the graph method's work for its cut (see GraphEffort)
+
+  // The graph method with the effort of a preset. standard: the defaults (GraphEffort{}).
+  // fast: a smaller coarsest graph (30 per part), one METIS try, two FM passes per level with a
+  // short horizon (300). strong: a second run coarsened by clustering (the better kept), 8 METIS
+  // tries, up to 12 FM passes per level with a long horizon (5000), 3 V-cycles, 3 refinement
+  // rounds per distributed level. docs/benchmarks.md ("Graph presets") has each one's cut and
+  // time against METIS.
+  static GraphOptions preset(Preset p, int parts);
 };
 
 // The Partition of the local vertices (weights and imbalance per constraint), plus its cut.
@@ -88,6 +133,12 @@ struct GraphPartition : Partition {
 // and within_tolerance says whether every constraint met it: a miss (one vertex heavier than a
 // part's share, METIS on several constraints) is reported there, never hidden. With K >= N every
 // vertex gets a part of its own (the largest target sizes first), the other parts stay empty.
+// Deterministic (docs/design.md, "What is deterministic"): the same global graph and options
+// (seed included) give the same parts for any thread count and on every call. Method metis, and
+// method graph on a graph of at most max(2^15, 100 K) vertices (gathered and partitioned as on
+// one rank), give the same parts for any rank count and vtxdist; above that, method graph (and
+// geometric+refine at any size) depend on the rank count and vtxdist, each result within the
+// tolerance (tested: mpi.graph_determinism).
 GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOptions& opts);
 
 // Incremental repartitioning of a partitioned graph whose weights changed (ParMETIS's
@@ -135,6 +186,7 @@ using GraphRepartition = Repartition<GraphPartition>;
 // constraint, so it may be false for those). Memory O(local vertices + edges) per rank, plus
 // O(K) per-part tables (checked against the memory budget), plus the quotient graph (O(K x its
 // degree)) on rank 0.
+// Deterministic for any thread count and on every call; not across rank counts or vtxdist.
 GraphRepartition repartition_graph(const Comm& comm, const Graph& g, std::span<const part_t> current,
                                    const GraphRepartOptions& opts);
 

@@ -5,6 +5,7 @@
 #include "hpart/comm.hpp"
 #include "hpart/error.hpp"
 #include "hpart/graph.hpp"
+#include "hpart/graph_io.hpp"
 #include "hpart/graph_migration.hpp"
 #include "hpart/grid.hpp"
 #include "hpart/hdf5.hpp"

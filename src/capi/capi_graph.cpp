@@ -62,7 +62,7 @@ hpart_status create(const char* fn, MPI_Comm comm, const I* vtxdist, const I* xa
     auto h = std::make_unique<hpart_graph>();
     if constexpr (std::is_same_v<I, std::int64_t>) {
       h->g = hpart::Graph{span_of(vtxdist, ranks), span_of(xadj, n + 1), span_of(adjncy, m), span_of(vwgt, nw),
-                          ncon, span_of(adjwgt, m), {}, 0};
+                          ncon, span_of(adjwgt, m), {}, 0, {}};
     } else {
       hpart::GraphFile& f = h->owned;
       f.vtxdist = widened(vtxdist, ranks);

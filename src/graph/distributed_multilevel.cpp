@@ -87,6 +87,12 @@ graphk::MultilevelOptions kernel_options(const GraphOptions& opts, bool validate
   mo.seed = opts.seed;
   mo.validated = validated;
   mo.targets.assign(opts.target_sizes.begin(), opts.target_sizes.end());
+  mo.coarsest_per_part = opts.effort.coarsest_per_part;
+  mo.initial_tries = opts.effort.initial_tries;
+  mo.fm_passes = opts.effort.fm_passes;
+  mo.fm_horizon = opts.effort.fm_horizon;
+  mo.vcycles = opts.effort.vcycles;
+  mo.cluster_rounds = opts.effort.cluster_rounds;
   return mo;
 }
 
@@ -153,7 +159,7 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
     for (std::size_t v = 0; v < fine_parts.size(); ++v) fine_parts[v] = parts[static_cast<std::size_t>(fine.coarse_of[v])];
     parts = std::move(fine_parts);
     levels.pop_back();  // the coarser level is no longer needed
-    refine_blocks(comm, fine, K, limits, parts);
+    for (int round = 0; round < opts.effort.refine_rounds; ++round) refine_blocks(comm, fine, K, limits, parts);
   }
   detail::log(comm, 1,
               "partition_graph graph: " + std::to_string(depth) + " distributed levels (coarsest " +

@@ -22,8 +22,8 @@ struct FinestNumbering {
 };
 
 // The shared-memory kernel's options for a partition_graph call (parts, imbalance, seed,
-// targets); `validated`: the kernel may skip its own pass over the edges (validate_graph ran on
-// this graph).
+// targets, the effort's kernel fields); `validated`: the kernel may skip its own pass over the
+// edges (validate_graph ran on this graph).
 graphk::MultilevelOptions kernel_options(const GraphOptions& opts, bool validated);
 
 // `totals`: validation's (graph::validate). `keep` (optional, more than one rank): receives the

@@ -60,6 +60,22 @@ std::vector<part_t> metis_backend(const Comm& comm, const Graph& g, const GraphO
   return graph::scatter_parts(comm, g, parts, 0);
 }
 
+// GraphEffort's ranges (graph.hpp), checked whatever the method (a preset is valid for all).
+std::string check_effort(const GraphEffort& e) {
+  const struct {
+    const char* name;
+    long long value, lo, hi;
+  } fields[] = {{"coarsest_per_part", e.coarsest_per_part, 1, 10000}, {"initial_tries", e.initial_tries, 1, 100},
+                {"fm_passes", e.fm_passes, 0, 100},           {"fm_horizon", e.fm_horizon, 0, 100000000},
+                {"vcycles", e.vcycles, 0, 20},                {"refine_rounds", e.refine_rounds, 1, 20},
+                {"cluster_rounds", e.cluster_rounds, 0, 20}};
+  for (const auto& f : fields)
+    if (f.value < f.lo || f.value > f.hi)
+      return std::string("GraphOptions::effort.") + f.name + " must be in [" + std::to_string(f.lo) + ", " +
+             std::to_string(f.hi) + "] (got " + std::to_string(f.value) + ")";
+  return {};
+}
+
 // The options (every rank checks the same values: they are compared in the same agreement) and
 // what the call will need: per-part tables on every rank, the gathered graph on rank 0 (metis).
 std::string check_options(const Comm& comm, const Graph& g, const GraphOptions& opts, const graph::GraphTotals& totals) {
@@ -72,6 +88,7 @@ std::string check_options(const Comm& comm, const Graph& g, const GraphOptions& 
     return "unknown graph method " + std::to_string(static_cast<int>(opts.method));
   if (opts.method == GraphMethod::geometric_refine && g.dim == 0)
     return "geometric+refine needs vertex coordinates (Graph::coords and dim)";
+  if (std::string p = check_effort(opts.effort); !p.empty()) return p;
   const gid_t N = g.vtxdist.back();
   if (opts.method == GraphMethod::metis && (N > INT_MAX || totals.entries > INT_MAX))
     return "the metis backend gathers the graph onto one rank and handles < 2^31 vertices and adjacency entries; use "
@@ -100,6 +117,29 @@ GraphMethod graph_method_from_string(const char* name) {
   return detail::enum_from_name(kGraphMethods, name, "graph method");
 }
 
+GraphOptions GraphOptions::preset(Preset p, int parts) {
+  GraphOptions o;
+  o.parts = parts;
+  GraphEffort& e = o.effort;
+  // Measured on the graph suite (docs/benchmarks.md, "Graph presets"). fast: two passes, not
+  // one: a single pass left 14% more cut on grid3d.
+  if (p == Preset::fast) {
+    e.coarsest_per_part = 30;
+    e.initial_tries = 1;
+    e.fm_passes = 2;
+    e.fm_horizon = 300;
+  }
+  if (p == Preset::strong) {
+    e.initial_tries = 8;
+    e.fm_passes = 12;
+    e.fm_horizon = 5000;
+    e.vcycles = 3;
+    e.refine_rounds = 3;
+    e.cluster_rounds = 5;
+  }
+  return o;
+}
+
 GraphPartition partition_graph(const Comm& comm, const Graph& g, const GraphOptions& opts) {
   const detail::Stopwatch clock;
   // Levels, ghost plans and refinement scratch reuse each other's freed arrays (huge_pages.hpp).
@@ -119,7 +159,14 @@ GraphPartition partition_validated(const Comm& comm, const Graph& g, const Graph
       .value("GraphOptions::method", static_cast<long long>(opts.method))
       .value("GraphOptions::imbalance", opts.imbalance)
       .value("GraphOptions::seed", static_cast<long long>(opts.seed))
-      .values("GraphOptions::target_sizes", opts.target_sizes);
+      .values("GraphOptions::target_sizes", opts.target_sizes)
+      .value("GraphOptions::effort.coarsest_per_part", static_cast<long long>(opts.effort.coarsest_per_part))
+      .value("GraphOptions::effort.initial_tries", static_cast<long long>(opts.effort.initial_tries))
+      .value("GraphOptions::effort.fm_passes", static_cast<long long>(opts.effort.fm_passes))
+      .value("GraphOptions::effort.fm_horizon", static_cast<long long>(opts.effort.fm_horizon))
+      .value("GraphOptions::effort.vcycles", static_cast<long long>(opts.effort.vcycles))
+      .value("GraphOptions::effort.refine_rounds", static_cast<long long>(opts.effort.refine_rounds))
+      .value("GraphOptions::effort.cluster_rounds", static_cast<long long>(opts.effort.cluster_rounds));
   const std::string problem = check_options(comm, g, opts, totals);
   detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
   // The multilevel kernel's initial partition and the metis method call METIS; geometric+refine

@@ -417,7 +417,7 @@ struct Ring {
       vwgt.push_back(1);
     }
   }
-  [[nodiscard]] hpart::Graph view() const { return hpart::Graph{vtxdist, xadj, adjncy, vwgt, 1, adjwgt, {}, 0}; }
+  [[nodiscard]] hpart::Graph view() const { return hpart::Graph{vtxdist, xadj, adjncy, vwgt, 1, adjwgt, {}, 0, {}}; }
 };
 
 }  // namespace
