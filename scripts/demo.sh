@@ -59,6 +59,20 @@ HPART_MEMORY_LIMIT=64M "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition --p
 # An unmet balance is kept and said: the first point weighs half of everything.
 { echo "0 0 1000"; head -n 999 "$out/points.txt" | awk '{print $1, $2, 1}'; } > "$out/heavy_points.txt"
 "${mpi[@]}" -np 4 "$build/apps/hpart/hpart" partition --points "$out/heavy_points.txt" --dim 2 --parts 4 --quiet
+echo
+echo "== hpart CLI: a generated 2^18-vertex random geometric graph, converted to the binary format, partitioned"
+echo "   with the three presets (fast, default, strong: cut against time) =="
+"${mpi[@]}" -np 4 "$build/apps/hpart/hpart" generate --graph rgg2d --cells 256 --out "$out/rgg.graph"
+"${mpi[@]}" -np 4 "$build/apps/hpart/hpart" convert "$out/rgg.graph" "$out/rgg.hgraph"
+for preset in fast default strong; do
+  "${mpi[@]}" -np 2 "$build/apps/hpart/hpart" partition "$out/rgg.hgraph" 32 -P $preset --no-out -q --json "$out/presets.jsonl"
+done
+/usr/bin/python3 -c 'import json,sys
+for l in open(sys.argv[1]): r=json.loads(l); print("  %-14s edge_cut %7d  imbalance %.4f  %.3f s" % (r["method"], r["edge_cut"], r["imbalance"], r["time_s"]))' "$out/presets.jsonl"
+echo
+echo "== hpart CLI: a hierarchical grid partition (2 nodes x 2 ranks) written to HDF5 and read back =="
+"${mpi[@]}" -np 4 "$build/apps/hpart/hpart" grid --extent 256,192 -k 16 --method hier --topology 2x2 --out "$out/grid_hier.h5" -q
+"${mpi[@]}" -np 3 "$build/apps/hpart/hpart" evaluate --grid "$out/grid_hier.h5"
 graph=../shared/data/graphs/delaunay_n15.graph
 if [[ -f $graph ]]; then
   echo
