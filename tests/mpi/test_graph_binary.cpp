@@ -24,11 +24,8 @@ namespace {
 
 using hpart::testing::World;
 
-// A scratch path unique per test and rank count (ctest runs np 1..4 at once).
 std::string scratch(const std::string& name) {
-  int world = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &world);
-  return std::string(HPART_TEST_DIR) + "/graph_binary_np" + std::to_string(world) + "_" + name;  // keeps the extension
+  return hpart::testing::scratch_path(HPART_TEST_DIR, "graph_binary", name);
 }
 
 // Rank 0 of the world writes `bytes`; everyone waits for it.

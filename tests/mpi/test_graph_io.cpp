@@ -40,11 +40,8 @@ Ctx ctx(MPI_Comm comm = MPI_COMM_WORLD) {
   return c;
 }
 
-// A scratch path unique per test and rank count (ctest runs np 1..4 at once).
 std::string scratch(const std::string& name) {
-  int world = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &world);
-  return std::string(HPART_TEST_DIR) + "/graph_io_" + name + "_np" + std::to_string(world);
+  return hpart::testing::scratch_path(HPART_TEST_DIR, "graph_io", name);
 }
 
 // Rank 0 writes `text` to a scratch file; everyone waits for it.

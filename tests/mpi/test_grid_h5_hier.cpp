@@ -28,9 +28,7 @@ namespace {
 using hpart::testing::World;
 
 std::string scratch(const std::string& name) {
-  int world = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &world);
-  return std::string(HPART_TEST_DIR) + "/h5hier_" + name + "_np" + std::to_string(world) + ".h5";
+  return hpart::testing::scratch_path(HPART_TEST_DIR, "h5hier", name + ".h5");
 }
 
 // An emulated topology with several nodes from 2 ranks on: pairs of ranks per node from 4 on.

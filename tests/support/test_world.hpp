@@ -38,6 +38,14 @@ struct HalfWorld {
   HalfWorld& operator=(const HalfWorld&) = delete;
 };
 
+// A scratch file path unique per test program (`stem`) and world size, since ctest runs a
+// test's np 1..4 at once: dir/stem_npW_name (name keeps its extension last).
+inline std::string scratch_path(const std::string& dir, const std::string& stem, const std::string& name) {
+  int world = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  return dir + "/" + stem + "_np" + std::to_string(world) + "_" + name;
+}
+
 // `call` must throw an hpart::Error whose message contains `what`, on this rank (every rank runs
 // this, so together they check that no rank is left without the error, or hanging).
 template <class F>
