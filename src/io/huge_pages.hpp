@@ -2,28 +2,17 @@
 // Large arrays that a reader fills once, front to back, are faulted in 4 KiB pages one at a
 // time; on virtual machines a page fault costs tens of microseconds, which made page faults,
 // not parsing, the larger part of reading a graph (28,000 faults for 111 MB). Asking for
-// transparent huge pages on the reserved capacity (where the kernel allows it: "madvise" mode)
-// cuts them 512-fold. Only advice: without it, or on other systems, nothing changes.
-#include <cstdint>
+// transparent huge pages on the reserved capacity cuts them 512-fold: the advice of
+// core/huge_pages.hpp (the one place that gives it), on a std::vector's reserved capacity.
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "core/huge_pages.hpp"
 
 namespace hpart::detail {
 
 template <class T>
 void advise_huge_pages(const std::vector<T>& v) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  constexpr std::uintptr_t kHuge = std::uintptr_t{1} << 21;
-  const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
-  const std::uintptr_t end = begin + v.capacity() * sizeof(T);
-  const std::uintptr_t from = (begin + kHuge - 1) & ~(kHuge - 1), to = end & ~(kHuge - 1);
-  if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
-#else
-  (void)v;
-#endif
+  graphk::advise_huge_pages(const_cast<T*>(v.data()), v.capacity() * sizeof(T));
 }
 
 }  // namespace hpart::detail
