@@ -70,21 +70,6 @@ void edit_on_rank0(const std::string& path, F&& edit) {
   MPI_Barrier(w.comm);
 }
 
-// Every rank must throw an hpart::Error of `code` containing `needle`.
-template <class F>
-void expect_error(F&& call, hpart::ErrorCode code, const std::string& needle) {
-  std::string what;
-  hpart::ErrorCode got = hpart::ErrorCode::ok;
-  try {
-    call();
-  } catch (const hpart::Error& e) {
-    what = e.what();
-    got = e.code();
-  }
-  EXPECT_EQ(static_cast<int>(got), static_cast<int>(code)) << what;
-  EXPECT_NE(what.find(needle), std::string::npos) << "'" << what << "' lacks '" << needle << "'";
-}
-
 struct HierCase {
   int dim;
   std::array<std::int64_t, 3> extent;
@@ -217,15 +202,16 @@ TEST(GridH5Hier, FlatFilesAndAlteredFiles) {
     H5Sclose(space);
     H5Dclose(ds);
   });
-  expect_error([&] { (void)hpart::read_hier_grid_partition_h5(comm, path, field.grid); }, hpart::ErrorCode::io,
-               "/locator: the saved locator does not give every cell its part in /parts");
+  hpart::testing::expect_error_everywhere([&] { (void)hpart::read_hier_grid_partition_h5(comm, path, field.grid); },
+                                          "/locator: the saved locator does not give every cell its part in /parts",
+                                          hpart::ErrorCode::io);
   // The hierarchy without /locator: no layout to infer, and the message says why (one node is a
   // plain Hilbert split, which reads back inferred).
   if (w.size == 1) return;
   hpart::write_grid_partition_h5(comm, path, lg.grid, hp);
   edit_on_rank0(path, [](hid_t f) { ASSERT_GE(H5Ldelete(f, "/locator", H5P_DEFAULT), 0); });
-  expect_error([&] { (void)hpart::read_hier_grid_partition_h5(comm, path, field.grid); }, hpart::ErrorCode::unsupported,
-               "it has no /locator");
+  hpart::testing::expect_error_everywhere([&] { (void)hpart::read_hier_grid_partition_h5(comm, path, field.grid); },
+                                          "it has no /locator", hpart::ErrorCode::unsupported);
   MPI_Barrier(w.comm);
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <optional>
 #include <string>
 
 #include "hpart/error.hpp"
@@ -48,8 +49,9 @@ inline std::string scratch_path(const std::string& dir, const std::string& stem,
 
 // `call` must throw an hpart::Error whose message contains `what`, on this rank (every rank runs
 // this, so together they check that no rank is left without the error, or hanging).
+// With `code`, the error must also carry that code.
 template <class F>
-void expect_error_everywhere(F&& call, const std::string& what) {
+void expect_error_everywhere(F&& call, const std::string& what, std::optional<hpart::ErrorCode> code = {}) {
   const World w;
   bool thrown = false;
   try {
@@ -57,6 +59,7 @@ void expect_error_everywhere(F&& call, const std::string& what) {
   } catch (const hpart::Error& e) {
     thrown = true;
     EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << "rank " << w.rank << ": " << e.what();
+    if (code) EXPECT_EQ(static_cast<int>(e.code()), static_cast<int>(*code)) << "rank " << w.rank << ": " << e.what();
   }
   EXPECT_TRUE(thrown) << "rank " << w.rank << ": expected an error containing '" << what << "'";
 }
