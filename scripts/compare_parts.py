@@ -85,12 +85,15 @@ def plan(quick: bool, graphs: list[Path]) -> list[Run]:
             runs.append(Run(f"grid.k{k}.np{np_}", "bench", np_,
                             ["--suite", "grid", "--libraries", "hpart,naive", "--side2d", side2d,
                              "--side3d", side3d, "--parts", k]))
-    # graph: graph on every shared graph; graph and geometric+refine on grid3d and rgg2d
-    # (rgg2d has a fixed 1M vertices); K 16 and 64.
+    # graph: graph on every shared graph (--graph runs those files alone); graph and
+    # geometric+refine on the generated grid3d and rgg2d (rgg2d has a fixed 1M vertices, the
+    # only graphs with coordinates); K 16 and 64.
     for np_ in suite_nps:
         runs.append(Run(f"graph.np{np_}", "bench", np_,
-                        ["--suite", "graph", "--libraries", "hpart", "--side3d", "32" if quick else "64",
-                         *graph_args]))
+                        ["--suite", "graph", "--libraries", "hpart", *graph_args]))
+        runs.append(Run(f"graph.generated.np{np_}", "bench", np_,
+                        ["--suite", "graph", "--libraries", "hpart", "--cases", "grid3d,rgg2d",
+                         "--side3d", "32" if quick else "64"]))
     if not quick:  # an odd K
         for np_ in [2, 3]:
             runs.append(Run(f"graph.k7.np{np_}", "bench", np_,

@@ -94,6 +94,10 @@ struct HierGraphOptions {
   GraphMethod rank_method = GraphMethod::graph;  // each node's induced subgraph
   double imbalance = 0.03;  // of the final parts, every constraint (sqrt(1 + imbalance) - 1 a level)
   int seed = 1;             // both levels' (GraphOptions::seed)
+  GraphEffort effort;       // both levels' graph method's work for its cut (GraphOptions::effort)
+
+  // The effort of GraphOptions::preset at both levels (the methods stay graph).
+  static HierGraphOptions preset(Preset p, int parts);
 };
 
 // Collective; validates like partition_graph and the topology like the other hierarchies; the

@@ -12,9 +12,9 @@
 #include "core/log.hpp"
 #include "core/validate.hpp"
 #include "graph/coarsening/block_level.hpp"
-#include "graph/refinement/dist_refine.hpp"
 #include "graph/initial/gathered_graph.hpp"
 #include "graph/multilevel.hpp"
+#include "graph/refinement/block_refine.hpp"
 #include "hpart/points.hpp"
 
 namespace hpart::graph {
@@ -148,7 +148,7 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
     detail::log(comm, 1, "partition_graph: coarsening stalled at " + std::to_string(coarsest.vtxdist.back()) +
                              " vertices (few local edges); starting from id blocks");
     parts = id_block_parts(comm, coarsest, K);
-    for (int round = 0; round < 3; ++round) refine_blocks(comm, coarsest, K, limits, parts);
+    refine_blocks(comm, coarsest, K, limits, parts, {.rounds = 3});
   }
   const double initial_s = clock.seconds() - coarsen_s;
   const std::size_t depth = levels.size();
@@ -159,7 +159,7 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
     for (std::size_t v = 0; v < fine_parts.size(); ++v) fine_parts[v] = parts[static_cast<std::size_t>(fine.coarse_of[v])];
     parts = std::move(fine_parts);
     levels.pop_back();  // the coarser level is no longer needed
-    for (int round = 0; round < opts.effort.refine_rounds; ++round) refine_blocks(comm, fine, K, limits, parts);
+    refine_blocks(comm, fine, K, limits, parts, {.rounds = opts.effort.refine_rounds});
   }
   detail::log(comm, 1,
               "partition_graph graph: " + std::to_string(depth) + " distributed levels (coarsest " +
@@ -174,11 +174,11 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
 }
 
 std::vector<part_t> geometric_refine(const Comm& comm, const Graph& g, const GraphOptions& opts,
-                                     const GraphTotals& totals) {
-  const GraphFile L = explicit_weights(g);
-  const std::size_t n = L.xadj.size() - 1, nc = static_cast<std::size_t>(g.ncon);
-  std::vector<double> w(n);
-  for (std::size_t v = 0; v < n; ++v) w[v] = static_cast<double>(L.vwgt[v * nc]);
+                                     const GraphTotals& totals, FinestNumbering* keep) {
+  const std::size_t n = g.local_vertices(), nc = static_cast<std::size_t>(g.ncon);
+  std::vector<double> w(n, 1.0);
+  if (!g.vwgt.empty())
+    for (std::size_t v = 0; v < n; ++v) w[v] = static_cast<double>(g.vwgt[v * nc]);
   std::vector<gid_t> ids(n);
   std::iota(ids.begin(), ids.end(), g.vtxdist[static_cast<std::size_t>(comm.rank())]);
   PointOptions o;
@@ -186,8 +186,15 @@ std::vector<part_t> geometric_refine(const Comm& comm, const Graph& g, const Gra
   o.imbalance = std::min(opts.imbalance / 4, 0.001);
   o.target_sizes = opts.target_sizes;
   std::vector<part_t> parts = partition_points(comm, PointSet{g.coords, g.dim, w, 1, ids}, o).parts;
-  refine(comm, L, GhostExchange(comm, L.view()), opts.parts,
-         part_limits(totals, opts.parts, opts.imbalance, opts.target_sizes), 10, parts);
+  // The curve's cut is already good and balanced: label propagation polishes it at a fraction
+  // of the kernel's FM's time.
+  BlockLevel finest = finest_block(comm, g);
+  refine_blocks(comm, finest, opts.parts, part_limits(totals, opts.parts, opts.imbalance, opts.target_sizes), parts,
+                {.moves = BlockRefine::Moves::label_propagation, .rounds = 10});
+  if (keep != nullptr) {
+    keep->plan = finest.plan;
+    keep->adjncy = std::move(finest.graph.adjncy);
+  }
   return parts;
 }
 

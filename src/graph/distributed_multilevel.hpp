@@ -3,7 +3,7 @@
 // kernel (block_level.hpp) until the graph is small, the coarsest graph is gathered onto rank 0
 // and partitioned by the full kernel, then every level is refined by the kernel on all blocks at
 // once, ghosts fixed. Also geometric+refine: a Hilbert partition of the vertex coordinates
-// refined by distributed label propagation.
+// refined by label propagation on the same finest level (refinement/block_refine.hpp).
 #include <memory>
 #include <vector>
 
@@ -31,6 +31,6 @@ graphk::MultilevelOptions kernel_options(const GraphOptions& opts, bool validate
 std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, const GraphOptions& opts,
                                            const GraphTotals& totals, FinestNumbering* keep = nullptr);
 std::vector<part_t> geometric_refine(const Comm& comm, const Graph& g, const GraphOptions& opts,
-                                     const GraphTotals& totals);
+                                     const GraphTotals& totals, FinestNumbering* keep = nullptr);
 
 }  // namespace hpart::graph

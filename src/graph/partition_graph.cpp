@@ -16,6 +16,7 @@
 #include "core/validate.hpp"
 #include "graph/distributed_multilevel.hpp"
 #include "graph/initial/gathered_graph.hpp"
+#include "graph/graph_effort.hpp"
 #include "graph/graph_totals.hpp"
 #include "core/huge_pages.hpp"
 #include "graph/multilevel.hpp"
@@ -60,22 +61,6 @@ std::vector<part_t> metis_backend(const Comm& comm, const Graph& g, const GraphO
   return graph::scatter_parts(comm, g, parts, 0);
 }
 
-// GraphEffort's ranges (graph.hpp), checked whatever the method (a preset is valid for all).
-std::string check_effort(const GraphEffort& e) {
-  const struct {
-    const char* name;
-    long long value, lo, hi;
-  } fields[] = {{"coarsest_per_part", e.coarsest_per_part, 1, 10000}, {"initial_tries", e.initial_tries, 1, 100},
-                {"fm_passes", e.fm_passes, 0, 100},           {"fm_horizon", e.fm_horizon, 0, 100000000},
-                {"vcycles", e.vcycles, 0, 20},                {"refine_rounds", e.refine_rounds, 1, 20},
-                {"cluster_rounds", e.cluster_rounds, 0, 20}};
-  for (const auto& f : fields)
-    if (f.value < f.lo || f.value > f.hi)
-      return std::string("GraphOptions::effort.") + f.name + " must be in [" + std::to_string(f.lo) + ", " +
-             std::to_string(f.hi) + "] (got " + std::to_string(f.value) + ")";
-  return {};
-}
-
 // The options (every rank checks the same values: they are compared in the same agreement) and
 // what the call will need: per-part tables on every rank, the gathered graph on rank 0 (metis).
 std::string check_options(const Comm& comm, const Graph& g, const GraphOptions& opts, const graph::GraphTotals& totals) {
@@ -88,7 +73,7 @@ std::string check_options(const Comm& comm, const Graph& g, const GraphOptions& 
     return "unknown graph method " + std::to_string(static_cast<int>(opts.method));
   if (opts.method == GraphMethod::geometric_refine && g.dim == 0)
     return "geometric+refine needs vertex coordinates (Graph::coords and dim)";
-  if (std::string p = check_effort(opts.effort); !p.empty()) return p;
+  if (std::string p = graph::check_effort(opts.effort, graph::EffortOwner::graph_options); !p.empty()) return p;
   const gid_t N = g.vtxdist.back();
   if (opts.method == GraphMethod::metis && (N > INT_MAX || totals.entries > INT_MAX))
     return "the metis backend gathers the graph onto one rank and handles < 2^31 vertices and adjacency entries; use "
@@ -159,14 +144,8 @@ GraphPartition partition_validated(const Comm& comm, const Graph& g, const Graph
       .value("GraphOptions::method", static_cast<long long>(opts.method))
       .value("GraphOptions::imbalance", opts.imbalance)
       .value("GraphOptions::seed", static_cast<long long>(opts.seed))
-      .values("GraphOptions::target_sizes", opts.target_sizes)
-      .value("GraphOptions::effort.coarsest_per_part", static_cast<long long>(opts.effort.coarsest_per_part))
-      .value("GraphOptions::effort.initial_tries", static_cast<long long>(opts.effort.initial_tries))
-      .value("GraphOptions::effort.fm_passes", static_cast<long long>(opts.effort.fm_passes))
-      .value("GraphOptions::effort.fm_horizon", static_cast<long long>(opts.effort.fm_horizon))
-      .value("GraphOptions::effort.vcycles", static_cast<long long>(opts.effort.vcycles))
-      .value("GraphOptions::effort.refine_rounds", static_cast<long long>(opts.effort.refine_rounds))
-      .value("GraphOptions::effort.cluster_rounds", static_cast<long long>(opts.effort.cluster_rounds));
+      .values("GraphOptions::target_sizes", opts.target_sizes);
+  graph::replicate_effort(args, opts.effort, graph::EffortOwner::graph_options);
   const std::string problem = check_options(comm, g, opts, totals);
   detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
   // The multilevel kernel's initial partition and the metis method call METIS; geometric+refine
@@ -187,11 +166,11 @@ GraphPartition partition_validated(const Comm& comm, const Graph& g, const Graph
   switch (opts.method) {
     case GraphMethod::metis: parts = metis_backend(comm, work, opts); break;
     case GraphMethod::graph:
-      // The driver's finest level's ghost plan and numbering serve the metrics (a pass over
-      // every edge, and the numbering's memory, saved).
+      // The finest level's ghost plan and numbering (this method's and geometric+refine's)
+      // serve the metrics (a pass over every edge, and the numbering's memory, saved).
       parts = graph::distributed_multilevel(comm, work, opts, totals, &finest);
       break;
-    case GraphMethod::geometric_refine: parts = graph::geometric_refine(comm, work, opts, totals); break;
+    case GraphMethod::geometric_refine: parts = graph::geometric_refine(comm, work, opts, totals, &finest); break;
   }
   GraphPartition out;
   static_cast<Partition&>(out) =

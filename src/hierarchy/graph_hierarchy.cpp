@@ -10,6 +10,7 @@
 #include "core/log.hpp"
 #include "metrics/partition_metrics.hpp"
 #include "core/ghost_exchange.hpp"
+#include "graph/graph_effort.hpp"
 #include "hierarchy/grid_levels.hpp"
 #include "hpart/hierarchy.hpp"
 
@@ -62,6 +63,13 @@ Subgraph induced(const Comm& comm, const Graph& g, const graph::GhostExchange& g
 
 }  // namespace
 
+HierGraphOptions HierGraphOptions::preset(Preset p, int parts) {
+  HierGraphOptions o;
+  o.parts = parts;
+  o.effort = GraphOptions::preset(p, parts).effort;
+  return o;
+}
+
 HierPartition partition_graph_hierarchical(const Comm& comm, const Graph& g, const Topology& topology,
                                            const HierGraphOptions& opts) {
   const detail::Stopwatch clock;
@@ -69,6 +77,7 @@ HierPartition partition_graph_hierarchical(const Comm& comm, const Graph& g, con
   std::string problem = opts.parts < 0 ? "parts must be >= 0 (0: one per rank)" : hier::check_levels(comm, topology, K);
   if (problem.empty() && !(opts.imbalance > 0.0 && opts.imbalance < 10.0))
     problem = "imbalance tolerance must be in (0, 10) (got " + std::to_string(opts.imbalance) + ")";
+  if (problem.empty()) problem = graph::check_effort(opts.effort, graph::EffortOwner::hier_graph_options);
   // K, the topology and the options decide every level's collectives: compared across ranks
   // with the verdicts, in one agreement (the graph is validated by the node level's call).
   detail::Replicated args;
@@ -77,6 +86,7 @@ HierPartition partition_graph_hierarchical(const Comm& comm, const Graph& g, con
       .value("HierGraphOptions::rank_method", static_cast<long long>(opts.rank_method))
       .value("HierGraphOptions::imbalance", opts.imbalance)
       .value("HierGraphOptions::seed", static_cast<long long>(opts.seed));
+  graph::replicate_effort(args, opts.effort, graph::EffortOwner::hier_graph_options);
   detail::agree(comm, args, problem.empty() ? ErrorCode::ok : ErrorCode::invalid_argument, problem);
   const std::vector<int> per_node = hier::parts_per_node(topology, K);
   // (1 + e)^2 = 1 + imbalance: each level gets e.
@@ -88,6 +98,7 @@ HierPartition partition_graph_hierarchical(const Comm& comm, const Graph& g, con
   node_opts.method = opts.node_method;
   node_opts.imbalance = level_tolerance;
   node_opts.seed = opts.seed;
+  node_opts.effort = opts.effort;
   node_opts.target_sizes = share;
   const GraphPartition nodes = partition_graph(comm, g, node_opts);  // validates g
 
@@ -101,6 +112,7 @@ HierPartition partition_graph_hierarchical(const Comm& comm, const Graph& g, con
     rank_opts.method = opts.rank_method;
     rank_opts.imbalance = level_tolerance;
     rank_opts.seed = opts.seed;
+    rank_opts.effort = opts.effort;
     const GraphPartition inner = partition_graph(comm, s.graph.view(), rank_opts);
     for (std::size_t k = 0; k < s.members.size(); ++k) parts[s.members[k]] = first + inner.parts[k];
     first += rank_opts.parts;

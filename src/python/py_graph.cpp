@@ -270,13 +270,12 @@ void def_partition_graph(py::module_& m) {
   m.def(
       "partition_graph",
       [](const GraphArg& graph, const IntArg& parts, const NameArg& method, const FloatArg& imbalance,
-         const IntArg& seed, const ArrayArg& target_sizes, const CommArg& comm) {
+         const IntArg& seed, const ArrayArg& target_sizes, const NameArg& preset, const CommArg& comm) {
         const char* fn = "hpart.partition_graph";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
         const PyGraph* g = graph_of(args, graph);
-        GraphOptions opts;
-        opts.parts = value_of<int>(args, parts, "parts");
+        auto opts = options_of<GraphOptions>(args, parts, preset);
         set_enum(args, method, "method", opts.method, graph_method_of);
         set_value(args, imbalance, "imbalance", opts.imbalance);
         set_value(args, seed, "seed", opts.seed);
@@ -287,7 +286,7 @@ void def_partition_graph(py::module_& m) {
       },
       py::arg("graph"), py::arg("parts"), py::kw_only(), py::arg("method") = py::none(),
       py::arg("imbalance") = py::none(), py::arg("seed") = py::none(), py::arg("target_sizes") = py::none(),
-      py::arg("comm") = py::none(),
+      py::arg("preset") = py::none(), py::arg("comm") = py::none(),
       R"doc(Partition a distributed graph into `parts` parts, minimising the edge cut.
 
 Collective over `comm` (an mpi4py communicator; default MPI.COMM_WORLD). Validates the graph
@@ -302,6 +301,9 @@ method : "graph" (default: hpart's multilevel partitioner), "metis" (METIS on th
 imbalance : per constraint, max part weight / target - 1 (default 0.03)
 seed : int, random seed of the multilevel method (default 1)
 target_sizes : float64 (parts,), optional relative part sizes
+preset : "fast", "standard" (default) or "strong": how much work the graph method spends on its
+    cut (docs/benchmarks.md "Graph presets": strong cuts 3-15% less in 3-13x the time); the
+    options given here override the preset's
 comm : mpi4py.MPI.Comm, optional
 
 Returns
@@ -316,6 +318,7 @@ Example
 >>> g = hpart.read_graph_metis("mesh.graph")
 >>> p = hpart.partition_graph(g, 16, imbalance=0.03)
 >>> p.cut.edge_cut, p.metrics.imbalance
+>>> hpart.partition_graph(g, 16, preset="strong").cut.edge_cut   # smaller, slower
 )doc");
 }
 

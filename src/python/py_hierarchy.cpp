@@ -234,14 +234,14 @@ Example
   m.def(
       "partition_graph_hierarchical",
       [](const GraphArg& graph, const IntArg& parts, const TopologyArg& topology, const NameArg& node_method,
-         const NameArg& rank_method, const FloatArg& imbalance, const IntArg& seed, const CommArg& comm) {
+         const NameArg& rank_method, const FloatArg& imbalance, const IntArg& seed, const NameArg& preset,
+         const CommArg& comm) {
         const char* fn = "hpart.partition_graph_hierarchical";
         const Comm c = comm_of(comm, fn);
         Args args(fn);
         const PyGraph* g = graph_of(args, graph);
         const Topology* given = topology_arg(args, topology);
-        HierGraphOptions opts;
-        opts.parts = value_of<int>(args, parts, "parts");
+        auto opts = options_of<HierGraphOptions>(args, parts, preset);
         set_enum(args, node_method, "node_method", opts.node_method, graph_method_of);
         set_enum(args, rank_method, "rank_method", opts.rank_method, graph_method_of);
         set_value(args, imbalance, "imbalance", opts.imbalance);
@@ -253,7 +253,7 @@ Example
       },
       py::arg("graph"), py::arg("parts") = 0, py::kw_only(), py::arg("topology") = py::none(),
       py::arg("node_method") = py::none(), py::arg("rank_method") = py::none(), py::arg("imbalance") = py::none(),
-      py::arg("seed") = py::none(), py::arg("comm") = py::none(),
+      py::arg("seed") = py::none(), py::arg("preset") = py::none(), py::arg("comm") = py::none(),
       R"doc(Partition a graph among nodes (node_method), then each node's induced subgraph among its parts.
 
 Collective; all ranks take part with the vertices they hold. The tolerance is split between the
@@ -267,6 +267,7 @@ topology : hpart.Topology, optional (default hpart.detect_topology(comm=comm))
 node_method, rank_method : "graph" (default), "metis" or "geometric_refine", or hpart.GraphMethod
 imbalance : of the final parts, every constraint (default 0.03)
 seed : both levels' seed (default 1)
+preset : "fast", "standard" or "strong": both levels' effort (as hpart.partition_graph's)
 comm : mpi4py.MPI.Comm, optional
 
 Returns

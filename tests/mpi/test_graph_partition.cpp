@@ -321,7 +321,9 @@ TEST(GraphHierarchy, GeometricRefineRankLevel) {
     for (std::size_t q = 0; q < hp.node_of_part.size(); ++q) {
       ASSERT_GE(hp.node_of_part[q], 0);
       ASSERT_LT(hp.node_of_part[q], t.nodes);
-      if (q > 0) EXPECT_LE(hp.node_of_part[q - 1], hp.node_of_part[q]);  // numbered node by node
+      if (q > 0) {
+        EXPECT_LE(hp.node_of_part[q - 1], hp.node_of_part[q]);  // numbered node by node
+      }
       ASSERT_GE(hp.owner_of_part[q], 0);
       ASSERT_LT(hp.owner_of_part[q], w.size);
       EXPECT_EQ(t.node_of_rank[static_cast<std::size_t>(hp.owner_of_part[q])], hp.node_of_part[q]);

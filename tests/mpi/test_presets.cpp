@@ -1,5 +1,5 @@
 // The presets (hpart::Preset fast / standard / strong) of every kind that has them (points,
-// grids, patches, hierarchies, graphs): each gives a valid partition (one part in range per
+// grids, patches, hierarchies of points, grids and graphs, graphs): each gives a valid partition (one part in range per
 // object, within the tolerance it records), standard is the kind's defaults, fast and strong
 // change what the headers say, and the names round-trip. Graphs: strong cuts no more than
 // standard on grid meshes, and a bad effort is the same error on every rank.
@@ -48,7 +48,7 @@ TEST(Presets, Points) {
   const hpart::PointOptions fast = hpart::PointOptions::preset(Preset::fast, K);
   EXPECT_EQ(fast.curve, hpart::Curve::morton);
   EXPECT_EQ(hpart::partition_points(comm, view, fast).parts,
-            hpart::partition_points(comm, view, {.parts = K, .curve = hpart::Curve::morton, .imbalance = 0.01}).parts);
+            hpart::partition_points(comm, view, {.parts = K, .curve = hpart::Curve::morton, .imbalance = 0.01, .target_sizes = {}}).parts);
   const hpart::PointOptions standard = hpart::PointOptions::preset(Preset::standard, K);
   EXPECT_EQ(hpart::partition_points(comm, view, standard).parts, hpart::partition_points(comm, view, {.parts = K}).parts);
   EXPECT_LT(hpart::PointOptions::preset(Preset::strong, K).imbalance, standard.imbalance);
@@ -176,6 +176,37 @@ TEST(Presets, GraphBadEffort) {
     if (w.rank == 1) o.effort.vcycles = 2;
     hpart::testing::expect_error_everywhere([&] { (void)hpart::partition_graph(comm, f.view(), o); },
                                             "GraphOptions::effort.vcycles differs");
+  }
+}
+
+// The graph hierarchy's presets carry the graph method's effort to both levels: valid parts, and
+// standard is HierGraphOptions{}'s partition; a bad or differing effort names the hierarchy's
+// field on every rank (before any level runs).
+TEST(Presets, GraphHierarchy) {
+  const hpart::testing::World w;
+  const hpart::Comm comm(w.comm);
+  const hpart::GraphFile f = hpart::testing::grid_graph(230, 190, w.rank, w.size, 1);
+  // Nodes x ranks per node: 2 nodes at even np, one rank per node at odd np.
+  const std::string spec = w.size % 2 == 0 ? "2x" + std::to_string(w.size / 2) : std::to_string(w.size) + "x1";
+  const hpart::Topology topo = hpart::detect_topology(comm, spec);
+  const int K = 4 * topo.nodes;
+  for (Preset p : kPresets) {
+    const hpart::HierGraphOptions o = hpart::HierGraphOptions::preset(p, K);
+    EXPECT_EQ(o.effort.fm_passes, hpart::GraphOptions::preset(p, K).effort.fm_passes);
+    const hpart::HierPartition r = hpart::partition_graph_hierarchical(comm, f.view(), topo, o);
+    expect_valid(r, f.view().local_vertices(), K, hpart::to_string(p));
+  }
+  EXPECT_EQ(hpart::partition_graph_hierarchical(comm, f.view(), topo, hpart::HierGraphOptions::preset(Preset::standard, K)).parts,
+            hpart::partition_graph_hierarchical(comm, f.view(), topo, {.parts = K}).parts);
+  hpart::HierGraphOptions bad = hpart::HierGraphOptions::preset(Preset::strong, K);
+  bad.effort.vcycles = 21;
+  hpart::testing::expect_error_everywhere([&] { (void)hpart::partition_graph_hierarchical(comm, f.view(), topo, bad); },
+                                          "HierGraphOptions::effort.vcycles must be in [0, 20] (got 21)");
+  if (w.size > 1) {
+    bad = hpart::HierGraphOptions::preset(Preset::standard, K);
+    if (w.rank == w.size - 1) bad.effort.initial_tries = 3;
+    hpart::testing::expect_error_everywhere([&] { (void)hpart::partition_graph_hierarchical(comm, f.view(), topo, bad); },
+                                            "HierGraphOptions::effort.initial_tries differs");
   }
 }
 

@@ -147,6 +147,25 @@ def test_methods_seed_targets_and_weights():
     assert hpart.graph_metrics(gw, pw.parts, 3).edge_cut == pw.cut.edge_cut == numpy_cut(gw, pw.parts, COMM)
 
 
+def test_presets():
+    """preset= gives the C++ preset's effort: standard is the default partition, strong is valid,
+    within 5% of its cut and not the same partition (the effort reached the kernel), a method given
+    beside a preset is kept, a bad name is an error on every rank; the hierarchy takes the names."""
+    vtxdist, xadj, adjncy, coords = grid_graph(60, 50, COMM)
+    g = hpart.Graph(vtxdist, xadj, adjncy, coords=coords)
+    default = hpart.partition_graph(g, 8)
+    assert (hpart.partition_graph(g, 8, preset="standard").parts == default.parts).all()
+    strong = hpart.partition_graph(g, 8, preset="strong")
+    assert strong.metrics.within_tolerance and strong.cut.edge_cut <= 1.05 * default.cut.edge_cut
+    assert COMM.allreduce(int((strong.parts != default.parts).any())) > 0
+    fast = hpart.partition_graph(g, 8, preset="fast", method="geometric_refine")
+    assert fast.metrics.within_tolerance and fast.cut.edge_cut == numpy_cut(g, fast.parts, COMM)
+    every_rank_raises(lambda: hpart.partition_graph(g, 8, preset="quick"), "preset", COMM)
+    spec = "2x%d" % (COMM.size // 2) if COMM.size % 2 == 0 else "%dx1" % COMM.size
+    h = hpart.partition_graph_hierarchical(g, 8, topology=hpart.detect_topology(spec), preset="strong")
+    assert h.metrics.within_tolerance and h.part_sizes.sum() == 3000
+
+
 def test_repartition(shared_dir):
     g = hpart.read_graph_metis(graph_path(shared_dir, "3elt.graph"))
     p = hpart.partition_graph(g, 8)

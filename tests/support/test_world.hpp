@@ -59,7 +59,9 @@ void expect_error_everywhere(F&& call, const std::string& what, std::optional<hp
   } catch (const hpart::Error& e) {
     thrown = true;
     EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << "rank " << w.rank << ": " << e.what();
-    if (code) EXPECT_EQ(static_cast<int>(e.code()), static_cast<int>(*code)) << "rank " << w.rank << ": " << e.what();
+    if (code) {
+      EXPECT_EQ(static_cast<int>(e.code()), static_cast<int>(*code)) << "rank " << w.rank << ": " << e.what();
+    }
   }
   EXPECT_TRUE(thrown) << "rank " << w.rank << ": expected an error containing '" << what << "'";
 }

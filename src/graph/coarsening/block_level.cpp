@@ -191,32 +191,4 @@ bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, 
   return true;
 }
 
-void refine_blocks(const Comm& comm, const BlockLevel& level, int K, const std::vector<double>& limits,
-                   std::vector<part_t>& parts) {
-  const auto nc = static_cast<std::size_t>(level.graph.ncon);
-  const auto n = static_cast<std::size_t>(level.n);
-  const std::vector<part_t> ghost_parts = level.plan->fetch(std::span<const part_t>(parts));
-  std::vector<long long> local(static_cast<std::size_t>(K) * nc, 0), global(local.size(), 0);
-  for (std::size_t v = 0; v < n; ++v)
-    for (std::size_t c = 0; c < nc; ++c) local[static_cast<std::size_t>(parts[v]) * nc + c] += level.graph.vwgt[v * nc + c];
-  MPI_Allreduce(local.data(), global.data(), static_cast<int>(local.size()), MPI_LONG_LONG, MPI_SUM, comm.get());
-  // Each rank may fill 1/R of a part's room; a part above its bound sheds weight in proportion
-  // to each rank's share of it.
-  std::vector<std::int64_t> budget(local.size());
-  const double R = comm.size();
-  for (std::size_t i = 0; i < budget.size(); ++i) {
-    const double room = limits[i] - static_cast<double>(global[i]);
-    const double mine = static_cast<double>(local[i]);
-    budget[i] = static_cast<std::int64_t>(
-        room >= 0 ? mine + std::floor(room / R)
-                  : std::floor(mine + room * mine / std::max(static_cast<double>(global[i]), 1.0)));
-  }
-  std::vector<part_t> all(parts.begin(), parts.end());
-  all.insert(all.end(), ghost_parts.begin(), ghost_parts.end());
-  std::vector<std::uint8_t> fixed(all.size(), 0);
-  std::fill(fixed.begin() + static_cast<std::ptrdiff_t>(n), fixed.end(), 1);
-  graphk::refine_block(level.graph, all, K, budget, fixed);
-  std::copy(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n), parts.begin());
-}
-
 }  // namespace hpart::graph

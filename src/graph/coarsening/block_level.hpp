@@ -5,7 +5,8 @@
 // With the ghosts in place the kernel itself coarsens the block (ghosts are made too heavy to
 // match, so clusters never span ranks and the kernel's contraction is the level's) and refines
 // it (ghosts fixed): every rank runs the full-quality kernel on its own block at once, and the
-// only communication per level is one ghost exchange.
+// only communication per level is one ghost exchange. Refinement of a level:
+// refinement/block_refine.hpp.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -42,11 +43,5 @@ BlockLevel finest_block(const Comm& comm, const Graph& g);
 // that the graph's edge weights sum below 2^31 over all ranks, the same on every rank).
 bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, std::uint64_t seed, BlockLevel& coarse,
                    bool narrow = false);
-
-// Collective: the kernel's refinement of every block at once, ghosts fixed at their owners'
-// parts (fetched here); each rank may add to part p at most its share of p's room under
-// limits[p * ncon + c] (global bounds). `parts`: the level's local vertices.
-void refine_blocks(const Comm& comm, const BlockLevel& level, int K, const std::vector<double>& limits,
-                   std::vector<part_t>& parts);
 
 }  // namespace hpart::graph
