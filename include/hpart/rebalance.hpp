@@ -30,6 +30,7 @@
 #include "hpart/partition.hpp"
 #include "hpart/point_set.hpp"
 #include "hpart/points.hpp"
+#include "hpart/rebalance_decision.hpp"
 #include "hpart/types.hpp"
 
 namespace hpart {
@@ -72,25 +73,6 @@ struct Observation {
   int nfeatures = 0;
   // Current part of each local object (empty: the last returned Partition's parts).
   std::span<const part_t> parts{};
-};
-
-// What decide() concluded, and from what.
-struct Decision {
-  bool rebalance = false;
-  std::string reason;                 // one line, readable
-  double imbalance = 0.0;             // last observed load imbalance (max / mean - 1)
-  double predicted_imbalance = 0.0;   // predicted imbalance at the end of the horizon
-  double predicted_loss_seconds = 0.0;  // predicted sum over the horizon of (max - mean) load
-  // The part of that loss a rebalance now would save: the imbalance a rebalance leaves regrows
-  // at the predicted rate, so this is less than the loss when the load drifts.
-  double predicted_gain_seconds = 0.0;
-  double predicted_cost_seconds = 0.0;  // predicted repartition + migration time
-  // Imbalance a rebalance is predicted to leave: the imbalance observed right after the last
-  // (re)partition, less its growth to the next observation (drift, counted by the regrowth), for
-  // a horizon of steps after it; before and after that, 0.75 x imbalance. A rebalance whose
-  // weights miss the real costs thus is not repeated at once for nothing.
-  double residual_imbalance = 0.0;
-  int steps_since = 0;                // observations since the last (re)partition
 };
 
 enum class RebalanceKind {

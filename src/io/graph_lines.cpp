@@ -84,25 +84,16 @@ std::string parse_graph_header(std::string_view line, GraphDialect dialect, Grap
   return {};
 }
 
-VertexRows parse_vertex_lines(std::string_view text, long long from, const GraphHeader& h, gid_t first_vertex,
-                              GraphDialect dialect) {
+ScannedRows<gid_t> parse_vertex_lines(std::string_view text, long long from, const GraphHeader& h, gid_t first_vertex,
+                                      GraphDialect dialect) {
   // Skip to buffer line `from`; the scanner numbers lines from there.
   std::size_t start = 0;
   for (long long i = 0; i < from && start < text.size(); ++i) {
     const std::size_t nl = text.find('\n', start);
     start = nl == std::string_view::npos ? text.size() : nl + 1;
   }
-  ScannedRows<gid_t> scanned;
-  VertexScanner<gid_t>(h, dialect, first_vertex, from, scanned).scan(text.substr(start));
-  VertexRows rows;
-  rows.line = scanned.lines();
-  rows.xadj = std::move(scanned.xadj);
-  rows.adjncy = std::move(scanned.adjncy);
-  rows.adjwgt = std::move(scanned.adjwgt);
-  rows.vwgt = std::move(scanned.vwgt);
-  rows.vsize = std::move(scanned.vsize);
-  rows.bad_line = scanned.bad_line;
-  rows.bad_reason = std::move(scanned.bad_reason);
+  ScannedRows<gid_t> rows;
+  VertexScanner<gid_t>(h, dialect, first_vertex, from, rows).scan(text.substr(start));
   return rows;
 }
 

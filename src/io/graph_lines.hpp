@@ -48,25 +48,4 @@ struct GraphHeader {
 // Parses a header line; returns "" or why it is malformed (the reader adds file:line).
 std::string parse_graph_header(std::string_view line, GraphDialect dialect, GraphHeader& header);
 
-// Parsed vertex lines: a CSR block of consecutive vertices with 0-based global neighbour ids.
-struct VertexRows {
-  std::vector<std::int64_t> xadj{0};
-  std::vector<gid_t> adjncy;
-  std::vector<std::int64_t> adjwgt;  // one per adjncy entry when the header has edge weights
-  std::vector<std::int64_t> vwgt;    // ncon per vertex when the header has vertex weights
-  std::vector<std::int64_t> vsize;   // METIS: one per vertex when the header has vertex sizes
-  std::vector<long long> line;       // buffer line index of each vertex
-  long long bad_line = -1;           // buffer line index of the first malformed line, or -1
-  std::string bad_reason;
-  [[nodiscard]] std::size_t vertices() const { return line.size(); }
-};
-
-// Parses the vertex lines among buffer lines [from, end); the first one is vertex `first_vertex`
-// (0-based) of the file. Checks each number, neighbour ids in [1, n], self-loops, vertex weights
-// >= 0, edge weights > 0, the weight counts, Chaco vertex numbers, and that no non-blank line
-// follows vertex n - 1 (blank lines after the last vertex are ignored). Stops at the first
-// malformed line; the rows before it are kept.
-VertexRows parse_vertex_lines(std::string_view text, long long from, const GraphHeader& header,
-                              gid_t first_vertex, GraphDialect dialect = GraphDialect::metis);
-
 }  // namespace hpart::detail

@@ -2,7 +2,9 @@
 
 #include "core/features.hpp"
 #include "core/memory_budget.hpp"
+#include "core/validate.hpp"
 #include "hpart/version.hpp"  // HPART_HAVE_PNG
+#include "metrics/part_ids.hpp"
 
 namespace hpart::detail {
 
@@ -34,6 +36,19 @@ void agree_picture(const Comm& comm, Replicated& args, const PictureOptions& opt
   if (problem.empty() && !HPART_HAVE_PNG) problem = built_without("PNG", function), code = ErrorCode::unsupported;
   else if (!problem.empty()) problem = std::string(function) + ": " + problem;
   agree(comm, args, problem.empty() ? ErrorCode::ok : code, problem);
+}
+
+void agree_point_picture(const Comm& comm, const std::string& path, std::string problem, std::size_t count,
+                         const char* objects, std::span<const part_t> parts, int num_parts, int dim,
+                         const PictureOptions& options, const char* function) {
+  if (problem.empty() && parts.size() != count)
+    problem = std::to_string(parts.size()) + " part ids for " + std::to_string(count) + " " + objects;
+  if (problem.empty()) problem = check_parts(num_parts);
+  if (problem.empty()) problem = check_part_ids(parts, num_parts);
+  if (problem.empty()) problem = check_picture(options, num_parts, comm.rank() == 0 ? 20.0 : 8.0);
+  Replicated args;
+  args.text("file path", path).value("num_parts", static_cast<long long>(num_parts)).value("dim", static_cast<long long>(dim));
+  agree_picture(comm, args, options, function, std::move(problem));
 }
 
 }  // namespace hpart::detail

@@ -1,7 +1,7 @@
 #pragma once
 // The scanning core of the METIS/Chaco vertex lines (pure: no MPI, no files), shared by the
-// reader (which feeds it its byte range chunk by chunk) and graph_lines' parse_vertex_lines (the
-// whole buffer at once, for the unit tests and the fuzzer). The neighbour id type is a template
+// reader (which feeds it its byte range chunk by chunk) and parse_vertex_lines (the whole buffer
+// at once, for the unit tests and the fuzzer). The neighbour id type is a template
 // parameter so that a reader can fill 32-bit ids directly when N < 2^31.
 //
 // Speed: a line is first scanned by a hand-written loop that accepts only plain decimal digits
@@ -57,6 +57,15 @@ struct ScannedRows {
   }
   [[nodiscard]] std::vector<long long> lines() const { return lines_of_marks(marks, vertices()); }
 };
+
+// The scanner below over a whole buffer (for the unit tests and the fuzzer): parses the vertex
+// lines among buffer lines [from, end); the first one is vertex `first_vertex` (0-based) of the
+// file. Checks each number, neighbour ids in [1, n], self-loops, vertex weights
+// >= 0, edge weights > 0, the weight counts, Chaco vertex numbers, and that no non-blank line
+// follows vertex n - 1 (blank lines after the last vertex are ignored). Stops at the first
+// malformed line; the rows before it are kept.
+ScannedRows<gid_t> parse_vertex_lines(std::string_view text, long long from, const GraphHeader& header,
+                                      gid_t first_vertex, GraphDialect dialect = GraphDialect::metis);
 
 // The reference parser of one vertex line: appends its numbers to `rows`; "" or why the line is
 // malformed (then `rows` may hold part of the line: the caller truncates).

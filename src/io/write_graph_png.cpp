@@ -12,7 +12,6 @@
 #include <cmath>
 #include <vector>
 
-#include "core/agreement.hpp"
 #include "core/ghost_exchange.hpp"
 #include "core/validate.hpp"
 #include "hpart/graph.hpp"
@@ -21,7 +20,6 @@
 #include "io/picture_canvas.hpp"
 #include "io/picture_checks.hpp"
 #include "io/picture_raster.hpp"
-#include "metrics/part_ids.hpp"
 
 namespace hpart {
 namespace {
@@ -55,14 +53,8 @@ void write_graph_partition_png(const Comm& comm, const std::string& path, const 
   if (message.empty() && coords.size() != n)
     message = "coords has " + std::to_string(coords.size()) + " points for " + std::to_string(n) + " local vertices";
   if (message.empty()) message = detail::check_points(coords);
-  if (message.empty() && parts.size() != n)
-    message = std::to_string(parts.size()) + " part ids for " + std::to_string(n) + " local vertices";
-  if (message.empty()) message = detail::check_parts(num_parts);
-  if (message.empty()) message = detail::check_part_ids(parts, num_parts);
-  if (message.empty()) message = detail::check_picture(options, num_parts, comm.rank() == 0 ? 20.0 : 8.0);
-  detail::Replicated args;
-  args.text("file path", path).value("num_parts", static_cast<long long>(num_parts)).value("dim", static_cast<long long>(coords.dim));
-  detail::agree_picture(comm, args, options, "write_graph_partition_png", message);
+  detail::agree_point_picture(comm, path, std::move(message), n, "local vertices", parts, num_parts, coords.dim, options,
+                              "write_graph_partition_png");
 
   const detail::CoordView view(comm, coords.coords, coords.dim, options.max_side);
   const detail::Montage& m = view.montage();

@@ -8,29 +8,19 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/agreement.hpp"
 #include "core/validate.hpp"
 #include "hpart/io.hpp"
 #include "io/part_colouring.hpp"
 #include "io/picture_canvas.hpp"
 #include "io/picture_checks.hpp"
 #include "io/picture_raster.hpp"
-#include "metrics/part_ids.hpp"
 
 namespace hpart {
 
 void write_partition_png(const Comm& comm, const std::string& path, const PointSet& points,
                          std::span<const part_t> parts, int num_parts, const PictureOptions& options) {
-  std::string message = detail::check_points(points);
-  if (message.empty() && parts.size() != points.size())
-    message = std::to_string(parts.size()) + " part ids for " + std::to_string(points.size()) + " points";
-  if (message.empty()) message = detail::check_parts(num_parts);
-  if (message.empty()) message = detail::check_part_ids(parts, num_parts);
-  // A buffer of 8-byte keys per rank; rank 0 also the parts, the colours and the canvas.
-  if (message.empty()) message = detail::check_picture(options, num_parts, comm.rank() == 0 ? 20.0 : 8.0);
-  detail::Replicated args;
-  args.text("file path", path).value("num_parts", static_cast<long long>(num_parts)).value("dim", static_cast<long long>(points.dim));
-  detail::agree_picture(comm, args, options, "write_partition_png", message);
+  detail::agree_point_picture(comm, path, detail::check_points(points), points.size(), "points", parts, num_parts,
+                              points.dim, options, "write_partition_png");
 
   const detail::CoordView view(comm, points.coords, points.dim, options.max_side);
   const detail::Montage& m = view.montage();
@@ -50,7 +40,7 @@ void write_partition_png(const Comm& comm, const std::string& path, const PointS
     keys.dot(s.x, s.y, radius, detail::pixel_key(0, s.closeness, parts[i]));
   }
   keys.reduce_to_root(comm);
-  message.clear();
+  std::string message;
   if (comm.rank() == 0) {
     for (int pass = 0; sections && pass < 2; ++pass) detail::fill_holes(keys.keys(), m.width(), m.height());
     const std::vector<part_t> label = detail::parts_of(keys.keys());

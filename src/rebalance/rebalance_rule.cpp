@@ -12,9 +12,10 @@ double mean_of(const std::vector<double>& v) {
 }
 }  // namespace
 
-RuleDecision decide_rebalance(const LoadModel& model, const RuleInputs& in) {
-  RuleDecision d;
+Decision decide_rebalance(const LoadModel& model, const RuleInputs& in) {
+  Decision d;
   d.steps_since = in.steps_since;
+  d.residual_imbalance = in.residual_imbalance;
   d.predicted_cost_seconds = in.predicted_cost_seconds;
   if (model.observations() == 0 || model.size() == 0) {
     d.reason = "no load observed since the last partition";

@@ -1,9 +1,10 @@
 #pragma once
 // The decision rule: rebalance when the time a rebalance now is predicted to save over the
-// horizon exceeds its predicted cost. MPI-free; the Rebalancer runs it on identical inputs on
-// every rank.
+// horizon exceeds its predicted cost. MPI-free (it fills the public Decision); the
+// Rebalancer runs it on identical inputs on every rank.
 #include <string>
 
+#include "hpart/rebalance_decision.hpp"
 #include "rebalance/load_model.hpp"
 
 namespace hpart::repart {
@@ -18,18 +19,9 @@ struct RuleInputs {
   int steps_since = 0;
 };
 
-// hpart::Decision's numbers, without MPI types (the kernels library has no MPI).
-struct RuleDecision {
-  bool rebalance = false;
-  std::string reason;
-  double imbalance = 0.0, predicted_imbalance = 0.0;
-  double predicted_loss_seconds = 0.0, predicted_gain_seconds = 0.0, predicted_cost_seconds = 0.0;
-  int steps_since = 0;
-};
-
 // Without a rebalance the loss at step h is the predicted gap max - mean. After one, the gap
 // restarts at the residual imbalance and regrows at the gap's predicted growth rate (a drifting
 // hotspot keeps drifting), so the saving is the difference of the two, summed over the horizon.
-RuleDecision decide_rebalance(const LoadModel& model, const RuleInputs& in);
+Decision decide_rebalance(const LoadModel& model, const RuleInputs& in);
 
 }  // namespace hpart::repart

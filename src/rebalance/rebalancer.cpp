@@ -210,17 +210,7 @@ Decision Rebalancer::decide() {
   in.residual_imbalance = learned ? s.residual : 0.75 * s.opts.imbalance;
   in.predicted_cost_seconds = s.predicted_cost();
   in.steps_since = s.steps_since;
-  const repart::RuleDecision r = repart::decide_rebalance(s.model, in);
-  Decision d;
-  d.rebalance = r.rebalance;
-  d.reason = r.reason;
-  d.imbalance = r.imbalance;
-  d.predicted_imbalance = r.predicted_imbalance;
-  d.predicted_loss_seconds = r.predicted_loss_seconds;
-  d.predicted_gain_seconds = r.predicted_gain_seconds;
-  d.predicted_cost_seconds = r.predicted_cost_seconds;
-  d.residual_imbalance = in.residual_imbalance;
-  d.steps_since = r.steps_since;
+  Decision d = repart::decide_rebalance(s.model, in);
   // Reductions give every rank the same loads in practice; rank 0's verdict makes it certain.
   int yes = d.rebalance ? 1 : 0;
   MPI_Bcast(&yes, 1, MPI_INT, 0, s.comm.get());

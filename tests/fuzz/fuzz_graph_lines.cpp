@@ -7,6 +7,7 @@
 
 #include "io/graph_lines.hpp"
 #include "io/matrix_market_lines.hpp"
+#include "io/vertex_scan.hpp"
 
 namespace {
 
@@ -27,13 +28,14 @@ void fuzz_adjacency(std::string_view text, GraphDialect dialect, const LineCensu
   if (census.first_record < 0 || !parse_graph_header(line_at(text, census.first_record), dialect, h).empty()) return;
   require(h.vertices >= 0 && h.edges >= 0 && h.ncon >= 1);
   const long long from = census.first_record + 1;
-  const VertexRows r = parse_vertex_lines(text, from, h, first_vertex, dialect);
+  const ScannedRows<hpart::gid_t> r = parse_vertex_lines(text, from, h, first_vertex, dialect);
+  const std::vector<long long> lines = r.lines();
   check_blame(r, from, census.lines);
   const std::size_t n = r.vertices();
   require(r.xadj.size() == n + 1 && r.xadj[0] == 0);
   for (std::size_t v = 0; v < n; ++v) {
     require(r.xadj[v] <= r.xadj[v + 1]);
-    require(r.line[v] >= from && (v == 0 || r.line[v] > r.line[v - 1]));
+    require(lines[v] >= from && (v == 0 || lines[v] > lines[v - 1]));
     for (auto e = static_cast<std::size_t>(r.xadj[v]); e < static_cast<std::size_t>(r.xadj[v + 1]); ++e)
       require(r.adjncy[e] >= 0 && r.adjncy[e] < h.vertices && r.adjncy[e] != first_vertex + static_cast<hpart::gid_t>(v));
   }

@@ -87,7 +87,7 @@ RuleInputs inputs(double cost) {
 TEST(RebalanceRule, BalancedLoadNeverRebalances) {
   LoadModel m(0.3, 0.3);
   for (int t = 0; t < 5; ++t) m.observe(std::vector<double>{1.0, 1.01, 0.99, 1.0});
-  const RuleDecision d = decide_rebalance(m, inputs(0.0));
+  const hpart::Decision d = decide_rebalance(m, inputs(0.0));
   EXPECT_FALSE(d.rebalance) << d.reason;
   EXPECT_LE(d.imbalance, 0.02);
 }
@@ -100,12 +100,12 @@ TEST(RebalanceRule, NothingObservedNeverRebalances) {
 TEST(RebalanceRule, LargeImbalanceRebalancesWhenCheapNotWhenDear) {
   LoadModel m(0.3, 0.3);
   for (int t = 0; t < 3; ++t) m.observe(std::vector<double>{1.5, 1.0, 1.0, 0.5});  // seconds per step
-  const RuleDecision cheap = decide_rebalance(m, inputs(0.1));
+  const hpart::Decision cheap = decide_rebalance(m, inputs(0.1));
   EXPECT_TRUE(cheap.rebalance) << cheap.reason;
   // gap 0.5 s per step, residual 0.015: saving ~ 50 * (0.5 - 0.015) s
   EXPECT_NEAR(cheap.predicted_gain_seconds, 50 * (0.5 - 0.015), 1e-6);
   EXPECT_NEAR(cheap.predicted_loss_seconds, 25.0, 1e-6);
-  const RuleDecision dear = decide_rebalance(m, inputs(100.0));
+  const hpart::Decision dear = decide_rebalance(m, inputs(100.0));
   EXPECT_FALSE(dear.rebalance) << dear.reason;
 }
 
@@ -114,7 +114,7 @@ TEST(RebalanceRule, DriftCountsOnlyWhatARebalanceSaves) {
   // saves the current gap for the horizon, not the regrowth.
   LoadModel m(0.3, 0.3);
   for (int t = 0; t < 10; ++t) m.observe(std::vector<double>{1.0 + 0.02 * t, 1.0 - 0.02 * t});
-  const RuleDecision d = decide_rebalance(m, inputs(0.0));
+  const hpart::Decision d = decide_rebalance(m, inputs(0.0));
   EXPECT_TRUE(d.rebalance);
   EXPECT_GT(d.predicted_loss_seconds, d.predicted_gain_seconds);
   EXPECT_GT(d.predicted_imbalance, d.imbalance);

@@ -7,6 +7,7 @@
 
 #include "io/graph_lines.hpp"
 #include "io/matrix_market_lines.hpp"
+#include "io/vertex_scan.hpp"
 
 using namespace hpart::detail;
 
@@ -25,13 +26,13 @@ std::string header_error(const std::string& line, GraphDialect d = GraphDialect:
 }
 
 // Parses `body` (the lines after a header) as the whole file's vertex lines.
-VertexRows body(const std::string& head, const std::string& text, GraphDialect d = GraphDialect::metis) {
+ScannedRows<hpart::gid_t> body(const std::string& head, const std::string& text, GraphDialect d = GraphDialect::metis) {
   return parse_vertex_lines(text, 0, header(head, d), 0, d);
 }
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
-// A parse result (VertexRows or MatrixEntries) blames buffer line `line` for `reason`.
+// A parse result (ScannedRows<hpart::gid_t> or MatrixEntries) blames buffer line `line` for `reason`.
 template <class Parsed>
 void expect_blame(const Parsed& r, long long line, const std::string& reason) {
   EXPECT_EQ(r.bad_line, line) << reason;
@@ -93,19 +94,19 @@ TEST(GraphLines, HeaderErrors) {
 
 TEST(GraphLines, PlainAdjacencyIsConvertedToZeroBasedIds) {
   // The 4-cycle 1-2-3-4 plus an isolated vertex 5 given by an empty line.
-  const VertexRows r = body("5 4", "2 4\n1 3\n% comment in the body\n2 4\n3 1\n\n");
+  const ScannedRows<hpart::gid_t> r = body("5 4", "2 4\n1 3\n% comment in the body\n2 4\n3 1\n\n");
   ASSERT_EQ(r.bad_line, -1) << r.bad_reason;
   ASSERT_EQ(r.vertices(), 5u);
   EXPECT_EQ(r.xadj, (std::vector<std::int64_t>{0, 2, 4, 6, 8, 8}));
   EXPECT_EQ(r.adjncy, (std::vector<hpart::gid_t>{1, 3, 0, 2, 1, 3, 2, 0}));
-  EXPECT_EQ(r.line, (std::vector<long long>{0, 1, 3, 4, 5}));
+  EXPECT_EQ(r.lines(), (std::vector<long long>{0, 1, 3, 4, 5}));
   EXPECT_TRUE(r.adjwgt.empty());
   EXPECT_TRUE(r.vwgt.empty());
 }
 
 TEST(GraphLines, WeightsSizesAndMultipleConstraints) {
   // fmt 111, ncon 2: size, two vertex weights, then (neighbour, weight) pairs.
-  const VertexRows r = body("3 2 111 2", "9 1 2 2 5\n9 3 4 1 5 3 6\n9 0 0 2 6\n");
+  const ScannedRows<hpart::gid_t> r = body("3 2 111 2", "9 1 2 2 5\n9 3 4 1 5 3 6\n9 0 0 2 6\n");
   ASSERT_EQ(r.bad_line, -1) << r.bad_reason;
   EXPECT_EQ(r.vwgt, (std::vector<std::int64_t>{1, 2, 3, 4, 0, 0}));
   EXPECT_EQ(r.adjncy, (std::vector<hpart::gid_t>{1, 0, 2, 1}));
@@ -113,17 +114,17 @@ TEST(GraphLines, WeightsSizesAndMultipleConstraints) {
 }
 
 TEST(GraphLines, ChacoLinesMayStartWithTheirVertexNumber) {
-  const VertexRows r = body("2 1 100", "1 2\n2 1\n", GraphDialect::chaco);
+  const ScannedRows<hpart::gid_t> r = body("2 1 100", "1 2\n2 1\n", GraphDialect::chaco);
   ASSERT_EQ(r.bad_line, -1) << r.bad_reason;
   EXPECT_EQ(r.adjncy, (std::vector<hpart::gid_t>{1, 0}));
-  const VertexRows bad = body("2 1 100", "1 2\n3 1\n", GraphDialect::chaco);
+  const ScannedRows<hpart::gid_t> bad = body("2 1 100", "1 2\n3 1\n", GraphDialect::chaco);
   EXPECT_EQ(bad.bad_line, 1);
   EXPECT_TRUE(contains(bad.bad_reason, "starts with vertex number 3, but it is the line of vertex 2")) << bad.bad_reason;
 }
 
 TEST(GraphLines, ABufferInTheMiddleOfTheFileKnowsItsFirstVertex) {
   // Vertex 3 (0-based 2) of a 4-vertex path: listing itself is caught with the global number.
-  const VertexRows r = parse_vertex_lines("2 4\n4\n", 0, header("4 3"), 2);
+  const ScannedRows<hpart::gid_t> r = parse_vertex_lines("2 4\n4\n", 0, header("4 3"), 2);
   EXPECT_EQ(r.bad_line, 1);
   EXPECT_TRUE(contains(r.bad_reason, "vertex 4 lists itself")) << r.bad_reason;
   EXPECT_EQ(r.vertices(), 1u);
@@ -154,20 +155,20 @@ TEST(GraphLines, MissingLeadingValuesAndExtraLines) {
 TEST(GraphLines, AcceptsWindowsLineEnds) {
   const std::string text = "2 1\r\n2\r\n\r\n";  // vertex 2 is an empty line ("\r")
   EXPECT_EQ(census_lines(text).first_record, 0);
-  const VertexRows r = parse_vertex_lines(text, 1, header("2 1\r"), 0);
+  const ScannedRows<hpart::gid_t> r = parse_vertex_lines(text, 1, header("2 1\r"), 0);
   ASSERT_EQ(r.bad_line, -1) << r.bad_reason;
   EXPECT_EQ(r.vertices(), 2u);
   EXPECT_EQ(r.adjncy, (std::vector<hpart::gid_t>{1}));
 }
 
 TEST(GraphLines, BlankAndCommentLinesAfterTheLastVertexAreIgnored) {
-  const VertexRows r = body("2 1", "2\n1\n\n% trailing\n   \n");
+  const ScannedRows<hpart::gid_t> r = body("2 1", "2\n1\n\n% trailing\n   \n");
   EXPECT_EQ(r.bad_line, -1) << r.bad_reason;
   EXPECT_EQ(r.vertices(), 2u);
 }
 
 TEST(GraphLines, ParsingStopsAtTheFirstBadLineAndKeepsTheRowsBefore) {
-  const VertexRows r = body("3 2 1", "2 1\n1 1 3 x\n2 1\n");
+  const ScannedRows<hpart::gid_t> r = body("3 2 1", "2 1\n1 1 3 x\n2 1\n");
   EXPECT_EQ(r.bad_line, 1);
   EXPECT_EQ(r.vertices(), 1u);
   EXPECT_EQ(r.adjncy.size(), r.adjwgt.size());
