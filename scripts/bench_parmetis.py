@@ -4,6 +4,7 @@ to PT-Scotch's ParMETIS layer (Debian's libptscotchparmetisv3, 32-bit SCOTCH_Num
 graphs, k 16 and 64, np 1, 2, 4, OMP_NUM_THREADS=1, the two libraries interleaved run by run.
 
   scripts/bench_parmetis.py [--build build] [--data ../shared/data/graphs] [--repeats 3] [--np 1 2 4]
+                            [--preset fast|default|strong]
 
 Prints a markdown table (edge cut counted by the caller from the gathered parts, the same way for
 both; max part weight / average of the first weight; seconds of the ParMETIS_V3_PartKway call,
@@ -36,8 +37,10 @@ def build(build_dir, out):
         subprocess.run(cmd, check=True)
 
 
-def run(exe, graph, k, np, timeout=60):
+def run(exe, graph, k, np, timeout=60, preset=None):
     env = dict(os.environ, OMP_NUM_THREADS='1', OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1')
+    if preset:
+        env['HPART_PARMETIS_PRESET'] = preset  # read by libhpart_parmetis only
     cmd = ['mpirun', '--oversubscribe', '--bind-to', 'none', '-np', str(np), exe, graph, str(k), '1.05', '1']
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
@@ -59,6 +62,8 @@ def main():
     ap.add_argument('--np', type=int, nargs='+', default=[1, 2, 4])
     ap.add_argument('--k', type=int, nargs='+', default=[16, 64])
     ap.add_argument('--out', default='/tmp/bench_parmetis')
+    ap.add_argument('--preset', help="HPART_PARMETIS_PRESET for hpart's runs (fast, default, strong; "
+                    "unset: the layer's own choice)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     build(os.path.abspath(a.build), a.out)
@@ -70,7 +75,8 @@ def main():
             for k in a.k:
                 for rep in range(a.repeats):
                     for lib in (libs if rep % 2 == 0 else libs[::-1]):  # interleaved, alternating first
-                        r = run(os.path.join(a.out, 'caller_' + lib), os.path.join(a.data, g), k, np)
+                        r = run(os.path.join(a.out, 'caller_' + lib), os.path.join(a.data, g), k, np,
+                                preset=a.preset if lib == 'hpart' else None)
                         res.setdefault((np, g, k, lib), []).append(r)
     print('| np | graph | k | hpart cut | PT-Scotch cut | hpart imb | PT-Scotch imb | hpart s | PT-Scotch s |')
     print('|---|---|---|---|---|---|---|---|---|')

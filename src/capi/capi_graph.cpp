@@ -1,5 +1,6 @@
 // The C API's graphs: handles over the caller's ParMETIS arrays (64-bit: borrowed; 32-bit:
-// widened once into the handle, hpart's graphs being 64-bit), and the graph partitioners.
+// copied once into the handle, so that the caller may free them: the neighbour ids at their own
+// width (Graph::adjncy32), the offsets and weights widened), and the graph partitioners.
 #include <span>
 
 #include "capi/capi.hpp"
@@ -67,7 +68,7 @@ hpart_status create(const char* fn, MPI_Comm comm, const I* vtxdist, const I* xa
       hpart::GraphFile& f = h->owned;
       f.vtxdist = widened(vtxdist, ranks);
       f.xadj = widened(xadj, n + 1);
-      f.adjncy = widened(adjncy, m);
+      if (adjncy != nullptr) f.adjncy32.assign(adjncy, adjncy + m);  // hpart reads ids at either width
       f.vwgt = widened(vwgt, nw);
       f.adjwgt = widened(adjwgt, m);
       f.ncon = ncon;
@@ -111,7 +112,8 @@ hpart_status hpart_graph_local_vertices(const hpart_graph* graph, int64_t* n) {
 }
 
 hpart_status hpart_graph_arrays(const hpart_graph* graph, const int64_t** vtxdist, const int64_t** xadj,
-                                const int64_t** adjncy, const int64_t** vwgt, const int64_t** adjwgt, int* ncon) {
+                                const int64_t** adjncy, const int32_t** adjncy32, const int64_t** vwgt,
+                                const int64_t** adjwgt, int* ncon) {
   return guard([&] {
     Check("hpart_graph_arrays").handle(graph, Kind::graph, "graph").local();
     const hpart::Graph& g = graph->g;
@@ -119,6 +121,7 @@ hpart_status hpart_graph_arrays(const hpart_graph* graph, const int64_t** vtxdis
       if (to) *to = s.empty() ? nullptr : s.data();
     };
     put(vtxdist, g.vtxdist), put(xadj, g.xadj), put(adjncy, g.adjncy), put(vwgt, g.vwgt), put(adjwgt, g.adjwgt);
+    if (adjncy32) *adjncy32 = g.adjncy32.empty() ? nullptr : g.adjncy32.data();
     if (ncon) *ncon = g.ncon;
   });
 }

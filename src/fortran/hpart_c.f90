@@ -112,11 +112,11 @@ module hpart_c
       type(c_ptr), value :: graph
       integer(c_int64_t), intent(out) :: n
     end function
-    integer(c_int) function hpartc_graph_arrays(graph, vtxdist, xadj, adjncy, vwgt, adjwgt, &
+    integer(c_int) function hpartc_graph_arrays(graph, vtxdist, xadj, adjncy, adjncy32, vwgt, adjwgt, &
       ncon) bind(C, name="hpart_graph_arrays")
       import
       type(c_ptr), value :: graph
-      type(c_ptr), intent(out) :: vtxdist, xadj, adjncy, vwgt, adjwgt
+      type(c_ptr), intent(out) :: vtxdist, xadj, adjncy, adjncy32, vwgt, adjwgt
       integer(c_int), intent(out) :: ncon
     end function
     integer(c_int) function hpartc_graph_free(graph) bind(C, name="hpart_graph_free")

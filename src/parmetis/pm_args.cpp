@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -190,8 +191,14 @@ GraphFile convert(const Comm& comm, const RawArgs& a, Kind kind) {
   g.xadj.resize(n + 1);
   for (std::size_t i = 0; i <= n; ++i) g.xadj[i] = a.xadj[i] - a.xadj[0];
   const auto m = static_cast<std::size_t>(g.xadj[n]);
-  g.adjncy.resize(m);
-  for (std::size_t e = 0; e < m; ++e) g.adjncy[e] = a.adjncy[e] - base;
+  // 32-bit idx_t: the ids stay 32-bit (hpart reads either width), half the copy.
+  if constexpr (sizeof(idx_t) == sizeof(std::int32_t)) {
+    g.adjncy32.resize(m);
+    for (std::size_t e = 0; e < m; ++e) g.adjncy32[e] = static_cast<std::int32_t>(a.adjncy[e] - base);
+  } else {
+    g.adjncy.resize(m);
+    for (std::size_t e = 0; e < m; ++e) g.adjncy[e] = a.adjncy[e] - base;
+  }
   g.ncon = 1;
   if (*a.wgtflag & 2) {
     g.ncon = static_cast<int>(*a.ncon);
@@ -235,6 +242,14 @@ std::string starting_parts(const Comm& comm, const RawArgs& a, Problem& p) {
 
 }  // namespace
 
+GraphEffort layer_effort() {
+  GraphEffort e;
+  e.initial_tries = 8;
+  e.fm_passes = 8;
+  e.vcycles = 1;
+  return e;
+}
+
 Problem prepare_graph(const Comm& comm, const RawArgs& a, Kind kind) {
   agree(comm, check_scalars(a, kind));
   agree(comm, check_replicated_scalars(comm, a, kind));
@@ -248,6 +263,19 @@ Problem prepare_graph(const Comm& comm, const RawArgs& a, Kind kind) {
     p.dbglvl = static_cast<int>(a.options[1]);
     p.seed = static_cast<int>(a.options[2] % 1000000007);
   }
+  // An unknown name is every rank's error here; a name that differs between ranks gives efforts
+  // that partition_graph's agreement finds different.
+  const char* preset = kind == Kind::kway || kind == Kind::geom_kway ? std::getenv("HPART_PARMETIS_PRESET") : nullptr;
+  std::string bad;
+  p.effort = layer_effort();
+  if (preset != nullptr && *preset != '\0') {
+    try {
+      p.effort = GraphOptions::preset(preset_from_string(preset), p.nparts).effort;
+    } catch (const Error& e) {
+      bad = std::string("HPART_PARMETIS_PRESET: ") + e.what();
+    }
+  }
+  agree(comm, bad);
   if (kind == Kind::adaptive) p.itr = static_cast<double>(*a.itr);
   if (kind == Kind::refine) p.itr = 1e6;  // the cut is all that counts; migration breaks ties
   p.graph = convert(comm, a, kind);

@@ -53,7 +53,16 @@ struct Problem {
   bool coupled = false;           // RefineKway / AdaptiveRepart: start from the distribution
   std::vector<part_t> current;    // RefineKway / AdaptiveRepart: the partition to start from
   std::vector<std::int64_t> sizes;  // AdaptiveRepart: vsize (1 each when NULL); empty: unweighted
+  // PartKway / PartGeomKway: the graph method's effort. ParMETIS's arguments have no such knob:
+  // the environment variable HPART_PARMETIS_PRESET (fast, default, strong) chooses a preset's,
+  // layer_effort() when unset; compared across ranks by partition_graph.
+  GraphEffort effort;
 };
+
+// PartKway's effort when HPART_PARMETIS_PRESET is unset: between the standard and strong presets
+// (8 METIS tries, 8 FM passes, one V-cycle), what a ParMETIS caller's time buys against
+// PT-Scotch's layer (docs/benchmarks.md, "ParMETIS layer vs PT-Scotch's").
+GraphEffort layer_effort();
 
 // Collective. Checks every argument of a graph entry point and converts them (throws the same
 // hpart::Error on every rank). The graph itself (symmetry, weights) is left to validate_graph.

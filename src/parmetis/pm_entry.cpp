@@ -92,6 +92,7 @@ void partition(const Comm& comm, const char* fn, const RawArgs& a, Kind kind, id
   o.imbalance = p.imbalance;
   o.seed = p.seed;
   o.target_sizes = p.targets;
+  o.effort = p.effort;
   write_result(comm, fn, p, partition_graph(comm, p.graph.view(), o), edgecut, part);
 }
 

@@ -102,14 +102,15 @@ on every rank). Rank r owns the global vertices [vtxdist[r], vtxdist[r+1]).
 
 vtxdist : int64 (R + 1,), the same on every rank
 xadj    : int64 (n + 1,), offsets into adjncy (n = local vertices)
-adjncy  : int64 (xadj[n],), global ids of the neighbours (each edge listed at both ends)
+adjncy  : int64 or int32 (xadj[n],), global ids of the neighbours (each edge listed at both ends)
 vwgt    : int64 (n,) or (n, ncon), optional vertex weights >= 0 (unit by default)
 adjwgt  : int64 (xadj[n],), optional edge weights > 0 (unit by default)
 coords  : float64 (n, 2) or (n, 3), optional (the geometric_refine method)
 
 int64 arrays are used in place: no copy, and the Graph keeps them alive (do not change them
-while it is used). int32 arrays are accepted too and widened ONCE, at construction, into a
-64-bit copy the Graph owns (hpart's graphs are 64-bit). Other dtypes, non-contiguous arrays
+while it is used). An int32 adjncy is used in place too (hpart reads neighbour ids at either
+width; g.adjncy reads back as int32). The other int32 arrays are accepted and widened ONCE, at
+construction, into 64-bit copies the Graph owns. Other dtypes, non-contiguous arrays
 and wrong shapes raise hpart.Error; lengths, values and symmetry are checked by every call
 (hpart.validate_graph).
 
@@ -138,7 +139,15 @@ Example
              Graph& g = pg->g;
              g.vtxdist = int_array(args, *pg, vtxdist, "vtxdist", w.vtxdist);
              g.xadj = int_array(args, *pg, xadj, "xadj", w.xadj);
-             g.adjncy = int_array(args, *pg, adjncy, "adjncy", w.adjncy);
+             // The neighbour ids, the one array of every entry, are used in place at either width
+             // (Graph::adjncy32); the other int32 arrays are widened.
+             if (py::isinstance<py::array>(adjncy) &&
+                 py::reinterpret_borrow<py::array>(adjncy).dtype().attr("__eq__")(py::dtype::of<std::int32_t>()).cast<bool>()) {
+               g.adjncy32 = args.array<std::int32_t>(adjncy, "adjncy", 1);
+               pg->keep.push_back(adjncy);
+             } else {
+               g.adjncy = int_array(args, *pg, adjncy, "adjncy", w.adjncy);
+             }
              const bool vwgt_2d = py::isinstance<py::array>(vwgt) && py::reinterpret_borrow<py::array>(vwgt).ndim() == 2;
              g.ncon = vwgt_2d ? static_cast<int>(py::reinterpret_borrow<py::array>(vwgt).shape(1)) : 1;
              g.vwgt = int_array(args, *pg, vwgt, "vwgt", w.vwgt, vwgt_2d ? g.ncon : 0, true);
@@ -158,7 +167,11 @@ Example
            py::arg("adjwgt") = py::none(), py::arg("coords") = py::none(), py::arg("comm") = py::none())
       .def_property_readonly("vtxdist", [](py::object s) { return view(s.cast<PyGraph&>().g.vtxdist, s); })
       .def_property_readonly("xadj", [](py::object s) { return view(s.cast<PyGraph&>().g.xadj, s); })
-      .def_property_readonly("adjncy", [](py::object s) { return view(s.cast<PyGraph&>().g.adjncy, s); })
+      .def_property_readonly("adjncy",
+                             [](py::object s) {
+                               const Graph& g = s.cast<PyGraph&>().g;
+                               return g.adjncy32.empty() ? view(g.adjncy, s) : view(g.adjncy32, s);
+                             })
       .def_property_readonly("vwgt",
                              [](py::object s) {
                                const Graph& g = s.cast<PyGraph&>().g;
@@ -176,7 +189,7 @@ Example
       .def("__repr__", [](const PyGraph& s) {
         return "Graph(local vertices=" + std::to_string(s.g.local_vertices()) +
                ", global vertices=" + std::to_string(s.g.vtxdist.empty() ? 0 : s.g.vtxdist.back()) +
-               ", local adjacency entries=" + std::to_string(s.g.adjncy.size()) + ", ncon=" + std::to_string(s.g.ncon) + ")";
+               ", local adjacency entries=" + std::to_string(s.g.entries()) + ", ncon=" + std::to_string(s.g.ncon) + ")";
       });
 }
 

@@ -63,7 +63,9 @@ static void check_grid_graph(const char* what, const hpart_graph* g) {
   int ncon = 0;
   int64_t n = 0, nb[4], got[8];
   OK(hpart_graph_local_vertices(g, &n));
-  OK(hpart_graph_arrays(g, &vtxdist, &xadj, &adjncy, &vwgt, &adjwgt, &ncon));
+  const int32_t* adjncy32 = NULL;
+  OK(hpart_graph_arrays(g, &vtxdist, &xadj, &adjncy, &adjncy32, &vwgt, &adjwgt, &ncon));
+  CHECK(adjncy != NULL && adjncy32 == NULL); /* a reader's graph: 64-bit ids */
   CHECK(vtxdist[test_rank() + 1] - vtxdist[test_rank()] == n && vtxdist[test_size()] == NV);
   CHECK(sum_ll(n) == NV);
   for (int64_t i = 0; i < n; ++i) {

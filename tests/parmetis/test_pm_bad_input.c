@@ -139,7 +139,19 @@ int main(int argc, char **argv) {
     c = fresh(&g), c.numflag = last ? 1 : 0, expect("numflag differs", &c, "numflag differs");
     c = fresh(&g), c.nparts = last ? 5 : 4, expect("nparts differs", &c, "nparts differs");
     c = fresh(&g), c.ubvec[0] = last ? 1.1f : 1.05f, expect("ubvec differs", &c, "ubvec differs");
+    /* The effort's environment variable, set differently on one rank: the efforts differ. */
+    setenv("HPART_PARMETIS_PRESET", last ? "strong" : "fast", 1);
+    c = fresh(&g), expect("HPART_PARMETIS_PRESET differs", &c, "effort.");
+    unsetenv("HPART_PARMETIS_PRESET");
   }
+  /* An unknown preset name is every rank's error; a known one partitions. */
+  setenv("HPART_PARMETIS_PRESET", "quick", 1);
+  c = fresh(&g), expect("HPART_PARMETIS_PRESET unknown", &c, "HPART_PARMETIS_PRESET");
+  setenv("HPART_PARMETIS_PRESET", "strong", 1);
+  c = fresh(&g);
+  PM_CHECK(call(&c) == METIS_OK, "PartKway with HPART_PARMETIS_PRESET=strong failed");
+  free(c.vtxdist), free(c.xadj), free(c.adjncy), free(c.vwgt), free(c.vsize), free(c.part);
+  unsetenv("HPART_PARMETIS_PRESET");
   /* And a good call still works after all that. */
   c = fresh(&g);
   PM_CHECK(call(&c) == METIS_OK, "a good call after the bad ones failed");

@@ -80,8 +80,11 @@ def test_reader_equals_numpy_and_int32(shared_dir):
     g = hpart.Graph(vtxdist, lx, la)
     # int64 arrays are used in place: the Graph's views share the caller's memory.
     assert np.shares_memory(g.xadj, lx) and np.shares_memory(g.adjncy, la)
-    g32 = hpart.Graph(*block_of(xadj, adjncy, COMM, np.int32))
-    assert g32.adjncy.dtype == np.int64 and (g32.adjncy == la).all()
+    v32, x32, a32 = block_of(xadj, adjncy, COMM, np.int32)
+    g32 = hpart.Graph(v32, x32, a32)
+    # An int32 adjncy is used in place too (the offsets are widened).
+    assert g32.adjncy.dtype == np.int32 and np.shares_memory(g32.adjncy, a32) and (g32.adjncy == la).all()
+    assert g32.xadj.dtype == np.int64 and (g32.xadj == lx).all()
     p = [hpart.partition_graph(x, 8) for x in (f, g, g32)]
     assert (p[0].parts == p[1].parts).all() and (p[0].parts == p[2].parts).all()
     assert p[0].cut.edge_cut == p[1].cut.edge_cut == p[2].cut.edge_cut

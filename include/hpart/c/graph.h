@@ -15,8 +15,9 @@ extern "C" {
 /* Collective over comm (the ranks agree on the outcome). ParMETIS arrays, 0-based: vtxdist (R +
  * 1 values), xadj (n + 1), adjncy (xadj[n]), vwgt (n * ncon, or NULL: unit), adjwgt (xadj[n],
  * or NULL: unit). The _i64 arrays are borrowed (they must outlive the handle); the _i32 arrays
- * are widened into the handle once, here, as hpart's graphs are 64-bit. Structure and symmetry
- * are checked by the partitioners. */
+ * are copied into the handle once, here (they may be freed after the call): adjncy at 32 bits
+ * (hpart reads neighbour ids at either width), the offsets and weights widened to 64 bits.
+ * Structure and symmetry are checked by the partitioners. */
 hpart_status hpart_graph_create_i64(MPI_Comm comm, const int64_t* vtxdist, const int64_t* xadj,
                                     const int64_t* adjncy, const int64_t* vwgt, int ncon,
                                     const int64_t* adjwgt, hpart_graph** out);
@@ -32,10 +33,12 @@ hpart_status hpart_graph_create_i32_f(MPI_Fint comm, const int32_t* vtxdist, con
 /* Local: vertex coordinates for the geometric method, n * dim (borrowed), dim 2 or 3. */
 hpart_status hpart_graph_set_coords(hpart_graph* graph, int dim, const double* coords);
 hpart_status hpart_graph_local_vertices(const hpart_graph* graph, int64_t* n);
-/* Local: the 64-bit arrays the handle uses (vwgt/adjwgt NULL when unit). */
+/* Local: the arrays the handle uses (vwgt/adjwgt NULL when unit). The neighbour ids are in
+ * adjncy (64-bit) or adjncy32 (32-bit: a handle from hpart_graph_create_i32), the other NULL.
+ * Any output pointer may be NULL. */
 hpart_status hpart_graph_arrays(const hpart_graph* graph, const int64_t** vtxdist, const int64_t** xadj,
-                                const int64_t** adjncy, const int64_t** vwgt, const int64_t** adjwgt,
-                                int* ncon);
+                                const int64_t** adjncy, const int32_t** adjncy32, const int64_t** vwgt,
+                                const int64_t** adjwgt, int* ncon);
 hpart_status hpart_graph_free(hpart_graph** graph);
 
 #ifdef __cplusplus
