@@ -1,7 +1,5 @@
 #include "graph/refinement/block_refine.hpp"
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -19,10 +17,11 @@ void kernel_fm(const Comm& comm, const BlockLevel& level, int K, const std::vect
   const auto nc = static_cast<std::size_t>(level.graph.ncon);
   const auto n = static_cast<std::size_t>(level.n);
   const std::vector<part_t> ghost_parts = level.plan->fetch(std::span<const part_t>(parts));
-  std::vector<long long> local(static_cast<std::size_t>(K) * nc, 0), global(local.size(), 0);
+  std::vector<long long> local(static_cast<std::size_t>(K) * nc, 0);
   for (std::size_t v = 0; v < n; ++v)
     for (std::size_t c = 0; c < nc; ++c) local[static_cast<std::size_t>(parts[v]) * nc + c] += level.graph.vwgt[v * nc + c];
-  MPI_Allreduce(local.data(), global.data(), static_cast<int>(local.size()), MPI_LONG_LONG, MPI_SUM, comm.get());
+  std::vector<long long> global = local;
+  comm.sum(std::span<long long>(global));
   // Each rank may fill 1/R of a part's room; a part above its bound sheds weight in proportion
   // to each rank's share of it.
   std::vector<std::int64_t> budget(local.size());
@@ -62,7 +61,7 @@ std::vector<double> part_weights(const Comm& comm, const Block& b, int K, const 
   std::vector<double> w(static_cast<std::size_t>(K) * b.nc, 0.0);
   for (std::size_t v = 0; v < b.n; ++v)
     for (std::size_t c = 0; c < b.nc; ++c) w[static_cast<std::size_t>(parts[v]) * b.nc + c] += b.weight(v, c);
-  MPI_Allreduce(MPI_IN_PLACE, w.data(), static_cast<int>(w.size()), MPI_DOUBLE, MPI_SUM, comm.get());
+  comm.sum(std::span<double>(w));
   return w;
 }
 
@@ -130,8 +129,7 @@ void propagate_labels(const Comm& comm, const Block& b, int K, const std::vector
         ++moves;
       }
     }
-    MPI_Allreduce(MPI_IN_PLACE, &moves, 1, MPI_LONG_LONG, MPI_SUM, comm.get());
-    if (moves == 0 && round % 2 == 1) break;
+    if (comm.sum(moves) == 0 && round % 2 == 1) break;
   }
 }
 
