@@ -62,7 +62,8 @@ models to 1e5 ranks: docs/scaling.md). Each has its own --help; docs/ explains t
 
 Linking the library from your code: C++ (#include <hpart/hpart.hpp>), C (<hpart/hpart.h>, docs/c_api.md),
 Fortran (use hpart, docs/fortran.md), or unchanged ParMETIS 4 callers (libhpart_parmetis,
-docs/from_parmetis_zoltan.md); `pkg-config --cflags --libs hpart` (or hpart-fortran,
+docs/from_parmetis_zoltan.md; HPART_PARMETIS_PRESET=fast|default|strong sets PartKway's effort,
+which otherwise sits between default and strong); `pkg-config --cflags --libs hpart` (or hpart-fortran,
 hpart-parmetis) or CMake find_package(hpart) give the link line (docs/install.md). Point and box
 assign (which part owns a coordinate, with no communication): docs/assign.md. From Python
 (numpy, mpi4py): `import hpart` (docs/python.md); domain-parallel torch models on hpart's layouts:
