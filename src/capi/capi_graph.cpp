@@ -117,11 +117,11 @@ hpart_status hpart_graph_arrays(const hpart_graph* graph, const int64_t** vtxdis
   return guard([&] {
     Check("hpart_graph_arrays").handle(graph, Kind::graph, "graph").local();
     const hpart::Graph& g = graph->g;
-    auto put = [](const int64_t** to, std::span<const std::int64_t> s) {
+    auto put = []<class T>(const T** to, std::span<const T> s) {
       if (to) *to = s.empty() ? nullptr : s.data();
     };
-    put(vtxdist, g.vtxdist), put(xadj, g.xadj), put(adjncy, g.adjncy), put(vwgt, g.vwgt), put(adjwgt, g.adjwgt);
-    if (adjncy32) *adjncy32 = g.adjncy32.empty() ? nullptr : g.adjncy32.data();
+    put(vtxdist, g.vtxdist), put(xadj, g.xadj), put(adjncy, g.adjncy), put(adjncy32, g.adjncy32), put(vwgt, g.vwgt),
+        put(adjwgt, g.adjwgt);
     if (ncon) *ncon = g.ncon;
   });
 }

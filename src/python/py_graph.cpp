@@ -13,13 +13,18 @@ namespace hpart::python {
 
 namespace {
 
+// Whether `a` is a numpy array of int32 (the one narrower integer width the graph takes).
+bool is_int32(const py::object& a) {
+  return py::isinstance<py::array>(a) &&
+         py::reinterpret_borrow<py::array>(a).dtype().attr("__eq__")(py::dtype::of<std::int32_t>()).cast<bool>();
+}
+
 // A 1-D or (rows, cols) int64 array, viewed; an int32 one is widened once into `widened`
 // (hpart's graphs are 64-bit). Other dtypes are refused by Args (no silent conversion).
 std::span<const std::int64_t> int_array(Args& args, PyGraph& pg, const py::object& a, const char* name,
                                         std::vector<std::int64_t>& widened, py::ssize_t cols = 0,
                                         bool optional = false) {
-  if (py::isinstance<py::array>(a) &&
-      py::reinterpret_borrow<py::array>(a).dtype().attr("__eq__")(py::dtype::of<std::int32_t>()).cast<bool>()) {
+  if (is_int32(a)) {
     const auto narrow = args.array<std::int32_t>(a, name, 1, cols, optional);
     widened.assign(narrow.begin(), narrow.end());
     return widened;
@@ -141,8 +146,7 @@ Example
              g.xadj = int_array(args, *pg, xadj, "xadj", w.xadj);
              // The neighbour ids, the one array of every entry, are used in place at either width
              // (Graph::adjncy32); the other int32 arrays are widened.
-             if (py::isinstance<py::array>(adjncy) &&
-                 py::reinterpret_borrow<py::array>(adjncy).dtype().attr("__eq__")(py::dtype::of<std::int32_t>()).cast<bool>()) {
+             if (is_int32(adjncy)) {
                g.adjncy32 = args.array<std::int32_t>(adjncy, "adjncy", 1);
                pg->keep.push_back(adjncy);
              } else {
