@@ -42,7 +42,7 @@ void run_hier_graph_case(const hpart::Comm& comm, const std::string& graph_file,
     // Both runs are hpart's: the flat one is partition_graph with GraphMethod::metis.
     dump_parts(comm, r.suite, r.case_name, r.library, r.method, K, parts);
     volumes(comm, g, parts, K, node_of_part, topo.nodes, r);
-    const std::vector<double> w(g.vwgt.begin(), g.vwgt.end());
+    const std::vector<double> w = g.vwgt.to_vector<double>();
     r.imbalance = hpart::evaluate_partition(comm, std::move(parts), K, w, g.ncon).metrics.imbalance.at(0);
     char note[128];
     std::snprintf(note, sizeof note, " (imbalance %.4f, volume %lld, internode %lld)", *r.imbalance, *r.comm_volume,

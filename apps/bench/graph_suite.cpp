@@ -82,10 +82,10 @@ Gathered gather(const hpart::Comm& comm, const hpart::Graph& g) {
   gatherv(std::vector<std::int64_t>(g.adjncy.begin(), g.adjncy.end()), all_adj, MPI_INT64_T);
   const std::size_t n = g.local_vertices();
   gatherv(g.vwgt.empty() ? std::vector<std::int64_t>(n * static_cast<std::size_t>(g.ncon), 1)
-                         : std::vector<std::int64_t>(g.vwgt.begin(), g.vwgt.end()),
+                         : g.vwgt.to_vector(),
           all_vw, MPI_INT64_T);
   gatherv(g.adjwgt.empty() ? std::vector<std::int64_t>(g.adjncy.size(), 1)
-                           : std::vector<std::int64_t>(g.adjwgt.begin(), g.adjwgt.end()),
+                           : g.adjwgt.to_vector(),
           all_ew, MPI_INT64_T);
   Gathered out;
   out.ncon = g.ncon;
@@ -117,7 +117,7 @@ Record record(const hpart::Comm& comm, const GraphSuiteConfig& cfg, const GraphC
   const hpart::Graph g = gc.file.view();
   Record r = measured_record(comm.get(), "graph", gc.name, library, method, gc.file.global_vertices, K, cfg.reps, stats);
   const hpart::GraphMetrics m = hpart::graph_metrics(comm, g, parts, K);
-  const std::vector<double> w(g.vwgt.begin(), g.vwgt.end());
+  const std::vector<double> w = g.vwgt.to_vector<double>();
   const hpart::Partition p = hpart::evaluate_partition(comm, std::move(parts), K, w, g.ncon);
   r.imbalance = p.metrics.imbalance.at(0);
   r.edge_cut = m.edge_cut;

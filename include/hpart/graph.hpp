@@ -167,7 +167,7 @@ struct GraphRepartOptions {
   // migrating it (>= 0; ParMETIS's vsize), in the units of itr's trade-off and of the fallback's
   // relabelling. Empty: its first weight (unit without weights). Given on every rank that has
   // vertices, or on none.
-  std::span<const std::int64_t> migration_sizes{};
+  IntSpan migration_sizes{};
 };
 
 // The new parts of the local vertices (weights and imbalance per constraint) and their cut;

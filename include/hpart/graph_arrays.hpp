@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "hpart/int_span.hpp"
 #include "hpart/types.hpp"
 
 namespace hpart {
@@ -29,15 +30,19 @@ namespace hpart {
 // Neighbour ids come in 64 bits (adjncy) or, for graphs of fewer than 2^31 vertices, in 32 bits
 // (adjncy32): give one of the two, the other empty (a rank may use either). 32-bit ids halve
 // the largest array of a graph and are what a caller with int32 arrays (METIS/ParMETIS idx_t,
-// the readers' compact option) lends without a copy; partition_graph, validate_graph and
-// graph_metrics read them in place, the other graph calls widen a temporary 64-bit copy.
+// Fortran, numpy, the readers' compact option) lends without a copy.
+// Offsets and weights (xadj, vwgt, adjwgt) are IntSpans: each is lent at 32 or 64 bits as the
+// caller holds it (each array its own width). Every graph call reads ids, offsets and weights in
+// place at their width; the one widening left is partition_graph on one rank, which lends the
+// graph to the multilevel kernel and widens 32-bit offsets and vertex weights for it (n + 1 and
+// n * ncon values, not one per edge).
 struct Graph {
   std::span<const gid_t> vtxdist;        // R + 1 values, non-decreasing, vtxdist[0] = 0
-  std::span<const std::int64_t> xadj;    // n + 1 offsets into adjncy (n = local vertices), xadj[0] = 0
+  IntSpan xadj;                          // n + 1 offsets into adjncy (n = local vertices), xadj[0] = 0
   std::span<const gid_t> adjncy;         // global ids of the neighbours, xadj[n] values
-  std::span<const std::int64_t> vwgt;    // n * ncon vertex weights (>= 0), vertex-major; empty: unit
+  IntSpan vwgt;                          // n * ncon vertex weights (>= 0), vertex-major; empty: unit
   int ncon = 1;                          // weights per vertex (constraints), >= 1
-  std::span<const std::int64_t> adjwgt;  // one per adjncy entry (> 0); empty: unit
+  IntSpan adjwgt;                        // one per adjncy entry (> 0); empty: unit
   std::span<const double> coords;        // optional: n * dim coordinates (geometric methods)
   int dim = 0;                           // 0 (no coordinates), 2 or 3
   std::span<const std::int32_t> adjncy32;  // or: the neighbours' global ids in 32 bits (see above)

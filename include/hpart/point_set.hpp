@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <span>
 
+#include "hpart/int_span.hpp"
 #include "hpart/types.hpp"
 
 namespace hpart {
@@ -19,7 +20,7 @@ struct PointSet {
   // Optional global ids (non-negative, unique). Empty means: ids are assigned in rank order,
   // rank r's objects numbered after those of ranks < r. Ids break ties between equal keys,
   // which makes the partition independent of how the input is spread over ranks.
-  std::span<const gid_t> ids;
+  IntSpan ids;  // at 32 or 64 bits, read in place
 
   [[nodiscard]] std::size_t size() const { return dim > 0 ? coords.size() / static_cast<std::size_t>(dim) : 0; }
 };

@@ -102,7 +102,7 @@ CurveLevel curve_level(const Comm& comm, const PointSet& points, std::span<const
 
 std::vector<gid_t> global_ids(const Comm& comm, const PointSet& points) {
   const int given = comm.max(points.ids.empty() ? 0 : 1);
-  if (given) return {points.ids.begin(), points.ids.end()};
+  if (given) return points.ids.to_vector();
   std::vector<gid_t> ids(points.size());
   std::iota(ids.begin(), ids.end(), static_cast<gid_t>(comm.exscan_sum(static_cast<long long>(points.size()))));
   return ids;

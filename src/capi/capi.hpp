@@ -146,7 +146,7 @@ struct hpart_points_s {
   const double* weights = nullptr;
   int ncon = 1;
   const std::int64_t* ids = nullptr;
-  std::vector<std::int64_t> own_ids;             // widened 32-bit ids
+  const std::int32_t* ids32 = nullptr;           // or 32-bit ids (read in place)
   std::unique_ptr<hpart::PointFile> file;        // a point set read from a file
   [[nodiscard]] hpart::PointSet view() const;
 };
@@ -159,7 +159,7 @@ struct hpart_grid_s {
 struct hpart_graph_s {
   static constexpr hpart::capi::Kind kind = hpart::capi::Kind::graph;
   hpart::Graph g;          // what the partitioners see: the caller's arrays or `owned`'s
-  hpart::GraphFile owned;  // widened 32-bit arrays, or a graph read from a file
+  hpart::GraphFile owned;  // a 32-bit vtxdist widened, or a graph read from a file
 };
 
 struct hpart_partition_s {

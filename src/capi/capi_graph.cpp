@@ -1,6 +1,6 @@
-// The C API's graphs: handles over the caller's ParMETIS arrays (64-bit: borrowed; 32-bit:
-// copied once into the handle, so that the caller may free them: the neighbour ids at their own
-// width (Graph::adjncy32), the offsets and weights widened), and the graph partitioners.
+// The C API's graphs: handles over the caller's ParMETIS arrays, borrowed at either width
+// (hpart reads 32-bit ids, offsets and weights in place; only vtxdist, R + 1 values, is widened
+// into the handle), and the graph partitioners.
 #include <span>
 
 #include "capi/capi.hpp"
@@ -39,13 +39,8 @@ Lengths lengths(Check& check, const hpart::Comm& c, const I* vtxdist, const I* x
 }
 
 template <class I>
-std::span<const std::int64_t> span_of(const I* p, std::int64_t n) {
-  return p ? std::span<const std::int64_t>(p, static_cast<std::size_t>(n)) : std::span<const std::int64_t>{};
-}
-
-template <class I>
-std::vector<std::int64_t> widened(const I* p, std::int64_t n) {
-  return p ? std::vector<std::int64_t>(p, p + n) : std::vector<std::int64_t>{};
+std::span<const I> span_of(const I* p, std::int64_t n) {
+  return p ? std::span<const I>(p, static_cast<std::size_t>(n)) : std::span<const I>{};
 }
 
 template <class I>
@@ -61,18 +56,18 @@ hpart_status create(const char* fn, MPI_Comm comm, const I* vtxdist, const I* xa
     check.agreed(c);
     const std::int64_t ranks = c.size() + 1, n = l.n, m = l.m, nw = l.n * ncon;
     auto h = std::make_unique<hpart_graph>();
+    hpart::Graph& g = h->g;
+    g.xadj = span_of(xadj, n + 1);
+    g.vwgt = span_of(vwgt, nw);
+    g.adjwgt = span_of(adjwgt, m);
+    g.ncon = ncon;
     if constexpr (std::is_same_v<I, std::int64_t>) {
-      h->g = hpart::Graph{span_of(vtxdist, ranks), span_of(xadj, n + 1), span_of(adjncy, m), span_of(vwgt, nw),
-                          ncon, span_of(adjwgt, m), {}, 0, {}};
+      g.vtxdist = span_of(vtxdist, ranks);
+      g.adjncy = span_of(adjncy, m);
     } else {
-      hpart::GraphFile& f = h->owned;
-      f.vtxdist = widened(vtxdist, ranks);
-      f.xadj = widened(xadj, n + 1);
-      if (adjncy != nullptr) f.adjncy32.assign(adjncy, adjncy + m);  // hpart reads ids at either width
-      f.vwgt = widened(vwgt, nw);
-      f.adjwgt = widened(adjwgt, m);
-      f.ncon = ncon;
-      h->g = f.view();
+      h->owned.vtxdist.assign(vtxdist, vtxdist + ranks);
+      g.vtxdist = h->owned.vtxdist;
+      g.adjncy32 = span_of(adjncy, m);
     }
     register_handle(h.get(), Kind::graph);
     *out = h.release();
@@ -120,8 +115,9 @@ hpart_status hpart_graph_arrays(const hpart_graph* graph, const int64_t** vtxdis
     auto put = []<class T>(const T** to, std::span<const T> s) {
       if (to) *to = s.empty() ? nullptr : s.data();
     };
-    put(vtxdist, g.vtxdist), put(xadj, g.xadj), put(adjncy, g.adjncy), put(adjncy32, g.adjncy32), put(vwgt, g.vwgt),
-        put(adjwgt, g.adjwgt);
+    // 32-bit offsets and weights are the caller's own arrays (a handle from _create_i32): NULL here.
+    put(vtxdist, g.vtxdist), put(xadj, g.xadj.as64()), put(adjncy, g.adjncy), put(adjncy32, g.adjncy32),
+        put(vwgt, g.vwgt.as64()), put(adjwgt, g.adjwgt.as64());
     if (ncon) *ncon = g.ncon;
   });
 }

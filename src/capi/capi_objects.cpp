@@ -12,7 +12,8 @@ hpart::PointSet hpart_points_s::view() const {
   s.dim = dim;
   s.ncon = ncon;
   if (weights) s.weights = {weights, un * static_cast<std::size_t>(ncon)};
-  if (ids) s.ids = {ids, un};
+  if (ids) s.ids = std::span<const std::int64_t>(ids, un);
+  if (ids32) s.ids = std::span<const std::int32_t>(ids32, un);
   return s;
 }
 
@@ -62,7 +63,7 @@ hpart_status hpart_points_set_weights(hpart_points* points, int ncon, const doub
 hpart_status hpart_points_set_ids_i64(hpart_points* points, const int64_t* ids) {
   return guard([&] {
     Check("hpart_points_set_ids_i64").handle(points, Kind::points, "points").local();
-    points->own_ids.clear();
+    points->ids32 = nullptr;
     points->ids = ids;
   });
 }
@@ -70,13 +71,8 @@ hpart_status hpart_points_set_ids_i64(hpart_points* points, const int64_t* ids) 
 hpart_status hpart_points_set_ids_i32(hpart_points* points, const int32_t* ids) {
   return guard([&] {
     Check("hpart_points_set_ids_i32").handle(points, Kind::points, "points").local();
-    if (ids == nullptr) {
-      points->own_ids.clear();
-      points->ids = nullptr;
-      return;
-    }
-    points->own_ids.assign(ids, ids + points->n);
-    points->ids = points->own_ids.data();
+    points->ids = nullptr;
+    points->ids32 = ids;
   });
 }
 

@@ -23,11 +23,11 @@ int checker_of(gid_t id, int ranks) {  // splitmix64: spreads consecutive ids ev
   return static_cast<int>((x ^ (x >> 31)) % static_cast<std::uint64_t>(ranks));
 }
 
-}  // namespace
-
-void require_unique_ids(const Comm& comm, std::span<const gid_t> ids, const char* who) {
+// At the width the caller's ids are held (read in place).
+template <class Id>
+void require_unique(const Comm& comm, std::span<const Id> ids, const char* who) {
   // One branch-free pass: any negative id, and whether the ids ascend strictly here.
-  gid_t sign = ids.empty() ? 0 : ids[0];  // the sign bit survives the OR
+  gid_t sign = ids.empty() ? 0 : ids[0];  // the sign bit survives the OR (sign-extended)
   std::uint64_t descents = 0;
   for (std::size_t i = 1; i < ids.size(); ++i) {
     sign |= ids[i];
@@ -82,6 +82,12 @@ void require_unique_ids(const Comm& comm, std::span<const gid_t> ids, const char
       break;
     }
   comm.agree(problem.empty() ? ErrorCode::ok : ErrorCode::invalid_input, problem);
+}
+
+}  // namespace
+
+void require_unique_ids(const Comm& comm, IntSpan ids, const char* who) {
+  ids.visit([&](auto s) { require_unique(comm, s, who); });
 }
 
 }  // namespace hpart::detail

@@ -3,6 +3,7 @@
 #include <span>
 
 #include "hpart/comm.hpp"
+#include "hpart/int_span.hpp"
 #include "hpart/types.hpp"
 
 namespace hpart::detail {
@@ -13,6 +14,6 @@ namespace hpart::detail {
 // any contiguous numbering) are unique by construction: one pass, one MPI_Exscan and one
 // allreduce prove it. Otherwise each id goes to the rank its hash picks, which sorts what it
 // gets: O(n / R) memory per rank, never the global set on one rank.
-void require_unique_ids(const Comm& comm, std::span<const gid_t> ids, const char* who);
+void require_unique_ids(const Comm& comm, IntSpan ids, const char* who);
 
 }  // namespace hpart::detail

@@ -26,10 +26,12 @@ bool all_finite_nonnegative(std::span<const double> v) {
     bad |= ((std::bit_cast<std::uint64_t>(x) & 0x7ff0000000000000ULL) == 0x7ff0000000000000ULL) | (x < 0.0);
   return bad == 0;
 }
-bool all_nonnegative(std::span<const gid_t> v) {
-  gid_t acc = 0;
-  for (const gid_t x : v) acc |= x;  // the sign bit survives the OR
-  return acc >= 0;
+bool all_nonnegative(IntSpan ids) {
+  return ids.visit([](auto v) {
+    gid_t acc = 0;
+    for (const gid_t x : v) acc |= x;  // the sign bit survives the OR
+    return acc >= 0;
+  });
 }
 
 }  // namespace

@@ -165,11 +165,13 @@ contains
     if (size(a) > 0) v = a(size(a))
   end function
 
+  ! The 32-bit arrays are borrowed as the 64-bit ones are (hpart reads them at 32 bits): the same
+  ! contiguity rule.
   subroutine graph_create_i32_i(comm, vtxdist, xadj, adjncy, graph, vwgt, adjwgt, ncon, stat, errmsg)
     integer, intent(in) :: comm
-    integer(c_int32_t), intent(in), target, contiguous :: vtxdist(:), xadj(:), adjncy(:)
+    integer(c_int32_t), intent(in), target :: vtxdist(:), xadj(:), adjncy(:)
     type(hpart_graph), intent(out) :: graph
-    integer(c_int32_t), intent(in), target, contiguous, optional :: vwgt(:), adjwgt(:)
+    integer(c_int32_t), intent(in), target, optional :: vwgt(:), adjwgt(:)
     integer, intent(in), optional :: ncon
     integer, intent(out), optional :: stat
     character(*), intent(inout), optional :: errmsg
@@ -177,20 +179,30 @@ contains
     integer(c_int64_t) :: nvwgt, nadjwgt, xlast
     character(:), allocatable :: msg
     type(c_ptr) :: pv, pa
+    logical :: contig
     k = 1
     if (present(ncon)) k = int(ncon, c_int)
     nvwgt = -1
     nadjwgt = -1
     pv = c_null_ptr
     pa = c_null_ptr
-    if (present(vwgt)) nvwgt = size(vwgt)
-    if (present(vwgt)) pv = c_addr(vwgt)
-    if (present(adjwgt)) nadjwgt = size(adjwgt)
-    if (present(adjwgt)) pa = c_addr(adjwgt)
+    contig = is_contiguous(vtxdist) .and. is_contiguous(xadj) .and. is_contiguous(adjncy)
+    if (present(vwgt)) then
+      nvwgt = size(vwgt)
+      pv = c_addr(vwgt)
+      contig = contig .and. is_contiguous(vwgt)
+    end if
+    if (present(adjwgt)) then
+      nadjwgt = size(adjwgt)
+      pa = c_addr(adjwgt)
+      contig = contig .and. is_contiguous(adjwgt)
+    end if
     xlast = 0
     if (size(xadj) > 0) xlast = xadj(size(xadj))
     call graph_checks(comm, int(vtxdist, c_int64_t), size(xadj, kind=c_int64_t), xlast, &
                       size(adjncy, kind=c_int64_t), nvwgt, nadjwgt, k, code, msg)
+    if (code == HPART_OK .and. .not. contig) &
+      call ok_contiguous(.false., 'hpart_graph_create: vtxdist, xadj, adjncy, vwgt, adjwgt', code, msg)
     call agree(comm, code, msg)
     if (code /= HPART_OK) then
       call fail(code, msg, stat, errmsg)
@@ -201,9 +213,9 @@ contains
   end subroutine
   subroutine graph_create_i32_t(comm, vtxdist, xadj, adjncy, graph, vwgt, adjwgt, ncon, stat, errmsg)
     type(MPI_Comm), intent(in) :: comm
-    integer(c_int32_t), intent(in), target, contiguous :: vtxdist(:), xadj(:), adjncy(:)
+    integer(c_int32_t), intent(in), target :: vtxdist(:), xadj(:), adjncy(:)
     type(hpart_graph), intent(out) :: graph
-    integer(c_int32_t), intent(in), target, contiguous, optional :: vwgt(:), adjwgt(:)
+    integer(c_int32_t), intent(in), target, optional :: vwgt(:), adjwgt(:)
     integer, intent(in), optional :: ncon
     integer, intent(out), optional :: stat
     character(*), intent(inout), optional :: errmsg

@@ -69,7 +69,7 @@ contains
     call finish(hpartc_points_set_weights(points%h, k, c_addr(weights)), stat, errmsg)
   end subroutine
 
-  ! Global ids, one per point (non-negative, unique); 64-bit ones are borrowed, 32-bit copied.
+  ! Global ids, one per point (non-negative, unique), borrowed at either width.
   subroutine points_set_ids_i64(points, ids, stat, errmsg)
     type(hpart_points), intent(in) :: points
     integer(c_int64_t), intent(in), target :: ids(:)

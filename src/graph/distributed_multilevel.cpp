@@ -59,8 +59,10 @@ std::vector<part_t> id_block_parts(const Comm& comm, const BlockLevel& L, int K)
 
 // One rank: the graph straight into the kernel (no level copy, no gather). 32-bit ids
 // (Graph::adjncy32) are lent as they are; 64-bit ones are narrowed into a copy (the kernel
-// numbers vertices in 32 bits). Offsets and weights are lent as they are, and missing weights
-// stay missing (the kernel reads them as unit weights).
+// numbers vertices in 32 bits). Edge weights are lent at either width, 64-bit offsets and vertex
+// weights as they are; 32-bit ones are widened (the kernel's offsets and vertex weights are
+// 64-bit: n + 1 and n * ncon values, not one per edge). Missing weights stay missing (the kernel
+// reads them as unit weights).
 std::vector<part_t> single_rank(const Graph& g, const GraphOptions& opts) {
   graphk::HugeVector<std::int32_t> narrowed(g.adjncy.size());
   const auto m = static_cast<std::int64_t>(g.adjncy.size());
@@ -69,12 +71,15 @@ std::vector<part_t> single_rank(const Graph& g, const GraphOptions& opts) {
     narrowed[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(g.adjncy[static_cast<std::size_t>(e)]);
   const std::span<const std::int32_t> adjncy = g.adjncy32.empty() ? std::span<const std::int32_t>(narrowed) : g.adjncy32;
   static const std::int64_t kNoEdges[1] = {0};
+  const std::vector<std::int64_t> xadj64 = g.xadj.is32() ? g.xadj.to_vector() : std::vector<std::int64_t>{};
+  const std::vector<std::int64_t> vwgt64 = g.vwgt.is32() ? g.vwgt.to_vector() : std::vector<std::int64_t>{};
   graphk::GraphView all;
   all.ncon = g.ncon;
-  all.xadj = g.xadj.empty() ? std::span<const std::int64_t>(kNoEdges) : std::span<const std::int64_t>(g.xadj);
+  all.xadj = g.xadj.empty() ? std::span<const std::int64_t>(kNoEdges) : g.xadj.is32() ? xadj64 : g.xadj.as64();
   all.adjncy = adjncy;
-  all.vwgt = g.vwgt;
-  all.adjwgt = g.adjwgt;
+  all.vwgt = g.vwgt.is32() ? std::span<const std::int64_t>(vwgt64) : g.vwgt.as64();
+  all.adjwgt = g.adjwgt.as64();
+  all.adjwgt32 = g.adjwgt.as32();
   return graphk::multilevel_partition(all, kernel_options(opts, true));  // `all` is a view: the view overload
 }
 

@@ -70,11 +70,9 @@ MigratedGraph migrate(const Comm& comm, const Graph& g, std::span<const part_t> 
     put(bytes, &degree, 1);
     // A rank may leave its weights empty (unit) while others give them: send the units.
     if (vw) {
-      if (g.vwgt.empty()) {
-        const std::vector<std::int64_t> unit(ncon, 1);
-        put(bytes, unit.data(), ncon);
-      } else {
-        put(bytes, &g.vwgt[v * ncon], ncon);
+      for (std::size_t c = 0; c < ncon; ++c) {
+        const std::int64_t w = g.vwgt.empty() ? 1 : g.vwgt[v * ncon + c];
+        put(bytes, &w, 1);
       }
     }
     if (xy) put(bytes, &g.coords[v * dim], dim);
@@ -84,11 +82,9 @@ MigratedGraph migrate(const Comm& comm, const Graph& g, std::span<const part_t> 
       put(bytes, &id, 1);
     }
     if (ew) {
-      if (g.adjwgt.empty()) {
-        const std::vector<std::int64_t> unit(e - b, 1);
-        put(bytes, unit.data(), e - b);
-      } else {
-        put(bytes, &g.adjwgt[b], e - b);
+      for (std::size_t k = b; k < e; ++k) {
+        const std::int64_t w = g.adjwgt.empty() ? 1 : g.adjwgt[k];
+        put(bytes, &w, 1);
       }
     }
     sizes[v] = bytes.size() - at;

@@ -45,7 +45,7 @@ class SortedAdjacency {
   }
 
  private:
-  std::span<const std::int64_t> xadj_;
+  IntSpan xadj_;  // the caller's offsets, at their width
   std::vector<std::pair<gid_t, std::int64_t>> pairs_;
 };
 

@@ -27,11 +27,11 @@ void replicate_levels(detail::Replicated& args, const Topology& topology, int K)
 std::vector<int> owners_by_node(const Topology& topology, const std::vector<int>& per_node, std::vector<int>& node_of_part);
 
 // The result of a point or graph hierarchy: the final parts (numbered node by node) summarised
-// with the objects' weights (double or int64, ncon per object), each part's node and owner, and
-// the call's seconds (max over ranks).
-template <class W>
+// with the objects' weights (a span of doubles, or a graph's IntSpan; ncon per object), each
+// part's node and owner, and the call's seconds (max over ranks).
+template <class Weights>
 HierPartition levels_result(const Comm& comm, const Topology& topology, const std::vector<int>& per_node,
-                            std::vector<part_t> parts, int K, std::span<const W> weights, int ncon,
+                            std::vector<part_t> parts, int K, Weights weights, int ncon,
                             const detail::Stopwatch& clock) {
   HierPartition out;
   out.owner_of_part = owners_by_node(topology, per_node, out.node_of_part);

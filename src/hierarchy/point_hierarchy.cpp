@@ -49,7 +49,7 @@ HierPartition partition_points_hierarchical(const Comm& comm, const PointSet& po
   // Global ids for the subsets: the caller's, or the rank-order numbering partition() uses, so
   // ties between equal keys break the same way at both levels.
   const std::size_t n = points.size();
-  std::vector<gid_t> ids(points.ids.begin(), points.ids.end());
+  std::vector<gid_t> ids = points.ids.to_vector();
   // Ranks without points pass no ids either way: whether ids are given is the others' call.
   const int given = comm.max(ids.empty() ? 0 : 1);
   if (!given) {

@@ -71,13 +71,18 @@ void write_graph_binary(const Comm& comm, const std::string& path, const Graph& 
   std::string message;
   try {
     if (comm.rank() == 0) file.write_at(0, reinterpret_cast<const char*>(&h), sizeof h);
-    if (n > 0) write_converted<std::int64_t>(file, at.xadj + 8 * first, g.xadj.first(static_cast<std::size_t>(n)), e0);
+    if (n > 0)
+      g.xadj.first(static_cast<std::size_t>(n)).visit([&](auto s) { write_converted<std::int64_t>(file, at.xadj + 8 * first, s, e0); });
     if (comm.rank() == comm.size() - 1) write_raw<std::int64_t>(file, at.adjncy - 8, std::span(&total, 1));
     const auto ids = g.adjncy.first(static_cast<std::size_t>(entries));
     if (h.id_bytes == 4) write_converted<std::int32_t>(file, at.adjncy + 4 * static_cast<FileOffset>(e0), ids, 0);
     else write_raw(file, at.adjncy + 8 * static_cast<FileOffset>(e0), ids);
-    if (!g.vwgt.empty()) write_raw(file, at.vwgt + 8 * first * ncon, g.vwgt);
-    if (!g.adjwgt.empty()) write_raw(file, at.adjwgt + 8 * static_cast<FileOffset>(e0), g.adjwgt);
+    // The file holds 64-bit weights: 32-bit ones are widened piece by piece as they are written.
+    const auto weights = [&](FileOffset offset, IntSpan w) {
+      w.visit([&](auto s) { write_converted<std::int64_t>(file, offset, s, 0); });
+    };
+    if (!g.vwgt.empty()) weights(at.vwgt + 8 * first * ncon, g.vwgt);
+    if (!g.adjwgt.empty()) weights(at.adjwgt + 8 * static_cast<FileOffset>(e0), g.adjwgt);
     if (!vsize.empty()) write_raw(file, at.vsize + 8 * first, vsize);
     if (g.dim > 0) write_raw(file, at.coords + 8 * first * static_cast<FileOffset>(g.dim), g.coords);
   } catch (const Error& e) {

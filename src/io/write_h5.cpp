@@ -79,9 +79,10 @@ void write_point_datasets(const H5File& f, const RowBlock& rows, const PointSet&
   }
 }
 
-void write_ids(const H5File& f, const RowBlock& rows, std::span<const gid_t> ids) {
-  const H5Dataset ds = f.create("/ids", H5T_STD_I64LE, {rows.total});
-  f.write(ds, {rows.begin}, {rows.count}, H5T_NATIVE_INT64, ids.data());
+void write_ids(const H5File& f, const RowBlock& rows, IntSpan ids) {
+  const H5Dataset ds = f.create("/ids", H5T_STD_I64LE, {rows.total});  // HDF5 converts 32-bit ids
+  if (ids.is32()) f.write(ds, {rows.begin}, {rows.count}, H5T_NATIVE_INT32, ids.as32().data());
+  else f.write(ds, {rows.begin}, {rows.count}, H5T_NATIVE_INT64, ids.as64().data());
 }
 
 std::string check_summary(const std::string& fn, const Partition& p) {

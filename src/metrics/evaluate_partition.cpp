@@ -93,8 +93,8 @@ Partition summarise_partition(const Comm& comm, std::vector<part_t> parts, int n
 }
 
 Partition summarise_partition(const Comm& comm, std::vector<part_t> parts, int num_parts,
-                              std::span<const std::int64_t> weights, int ncon, std::span<const double> target_sizes) {
-  return summarise(comm, std::move(parts), num_parts, weights, ncon, target_sizes);
+                              IntSpan weights, int ncon, std::span<const double> target_sizes) {
+  return weights.visit([&](auto w) { return summarise(comm, std::move(parts), num_parts, w, ncon, target_sizes); });
 }
 
 Partition partition_from_totals(std::vector<part_t> parts, int num_parts, int ncon, std::vector<double> part_weights,

@@ -40,8 +40,8 @@ MigrationStats moved_everywhere(const Comm& comm, std::span<const part_t> before
 }
 
 MigrationStats moved_everywhere(const Comm& comm, std::span<const part_t> before, std::span<const part_t> after,
-                                std::span<const std::int64_t> weights, int ncon) {
-  return summed(comm, before, after, weights, ncon);
+                                IntSpan weights, int ncon) {
+  return weights.visit([&](auto w) { return summed(comm, before, after, w, ncon); });
 }
 
 }  // namespace hpart::detail

@@ -6,6 +6,7 @@
 #include <span>
 
 #include "hpart/comm.hpp"
+#include "hpart/int_span.hpp"
 #include "hpart/partition.hpp"
 #include "hpart/types.hpp"
 
@@ -15,10 +16,10 @@ namespace hpart::detail {
 MigrationStats moved_here(std::span<const part_t> before, std::span<const part_t> after, std::span<const double> weights,
                           int ncon);
 
-// Collective: summed over the ranks. Graph vertex weights are read in place (int64).
+// Collective: summed over the ranks. Graph vertex weights are read in place (either width).
 MigrationStats moved_everywhere(const Comm& comm, std::span<const part_t> before, std::span<const part_t> after,
                                 std::span<const double> weights, int ncon);
 MigrationStats moved_everywhere(const Comm& comm, std::span<const part_t> before, std::span<const part_t> after,
-                                std::span<const std::int64_t> weights, int ncon);
+                                IntSpan weights, int ncon);
 
 }  // namespace hpart::detail

@@ -4,6 +4,7 @@
 #include <span>
 #include <vector>
 
+#include "hpart/int_span.hpp"
 #include "hpart/partition.hpp"
 
 namespace hpart::detail {
@@ -11,10 +12,10 @@ namespace hpart::detail {
 // Collective: part weights, sizes and imbalance of an already-validated part vector.
 Partition summarise_partition(const Comm& comm, std::vector<part_t> parts, int num_parts,
                               std::span<const double> weights, int ncon, std::span<const double> target_sizes);
-// The same for a graph's integer vertex weights, read in place (no copy to double): the sums are
-// those of the weights converted to double, bit for bit.
+// The same for a graph's integer vertex weights at either width, read in place (no copy to
+// double): the sums are those of the weights converted to double, bit for bit.
 Partition summarise_partition(const Comm& comm, std::vector<part_t> parts, int num_parts,
-                              std::span<const std::int64_t> weights, int ncon, std::span<const double> target_sizes);
+                              IntSpan weights, int ncon, std::span<const double> target_sizes);
 
 // The same from global part weights (K x ncon) and sizes already summed over the ranks (e.g.
 // kept up to date by an incremental repartitioner, which then needs no pass over the objects).

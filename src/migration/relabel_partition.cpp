@@ -63,8 +63,8 @@ std::vector<int> relabel_to_overlap(const Comm& comm, std::span<const part_t> ol
 }
 
 std::vector<int> relabel_to_overlap(const Comm& comm, std::span<const part_t> old_parts, std::vector<part_t>& new_parts,
-                                    std::span<const std::int64_t> weights, int ncon, int num_parts) {
-  return relabel(comm, old_parts, new_parts, weights, ncon, num_parts);
+                                    IntSpan weights, int ncon, int num_parts) {
+  return weights.visit([&](auto w) { return relabel(comm, old_parts, new_parts, w, ncon, num_parts); });
 }
 
 }  // namespace hpart::repart

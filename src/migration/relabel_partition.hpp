@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "hpart/comm.hpp"
+#include "hpart/int_span.hpp"
 #include "hpart/types.hpp"
 
 namespace hpart::repart {
@@ -15,9 +16,9 @@ namespace hpart::repart {
 // gathered on rank 0: O(distinct (old, new) pairs) per rank, never O(objects).
 std::vector<int> relabel_to_overlap(const Comm& comm, std::span<const part_t> old_parts, std::vector<part_t>& new_parts,
                                     std::span<const double> weights, int ncon, int num_parts);
-// The same with a graph's integer vertex weights, read in place (each converted to double where
-// it is added: the same result as a copy to double, without the copy).
+// The same with a graph's integer vertex weights at either width, read in place (each converted
+// to double where it is added: the same result as a copy to double, without the copy).
 std::vector<int> relabel_to_overlap(const Comm& comm, std::span<const part_t> old_parts, std::vector<part_t>& new_parts,
-                                    std::span<const std::int64_t> weights, int ncon, int num_parts);
+                                    IntSpan weights, int ncon, int num_parts);
 
 }  // namespace hpart::repart

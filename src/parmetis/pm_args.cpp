@@ -180,55 +180,60 @@ std::string check_targets(const Comm& comm, const RawArgs& a, Kind kind, Problem
   return {};
 }
 
-// The arrays in hpart's types, 0-based; only the weights that wgtflag says are given. Without
+// The graph in hpart's types, lent in place at idx_t's width (hpart reads 32-bit offsets, ids and
+// weights as they are): only what is not 0-based already is rebased into a copy (1-based ids with
+// numflag 1, offsets not starting at 0), plus vtxdist (R + 1 values, 64-bit in hpart) and the
+// coordinates (real_t, 2 or 3 per vertex). Only the weights that wgtflag says are given; without
 // vertex weights every constraint is 1, which is one unit weight (ncon 1).
-GraphFile convert(const Comm& comm, const RawArgs& a, Kind kind) {
+void convert(const Comm& comm, const RawArgs& a, Kind kind, Problem& p) {
   const idx_t base = *a.numflag, R = comm.size(), r = comm.rank();
   const auto n = static_cast<std::size_t>(a.vtxdist[r + 1] - a.vtxdist[r]);
-  GraphFile g;
-  g.vtxdist.resize(static_cast<std::size_t>(R) + 1);
-  for (std::size_t i = 0; i < g.vtxdist.size(); ++i) g.vtxdist[i] = a.vtxdist[i] - base;
-  g.xadj.resize(n + 1);
-  for (std::size_t i = 0; i <= n; ++i) g.xadj[i] = a.xadj[i] - a.xadj[0];
-  const auto m = static_cast<std::size_t>(g.xadj[n]);
-  // 32-bit idx_t: the ids stay 32-bit (hpart reads either width), half the copy.
-  if constexpr (sizeof(idx_t) == sizeof(std::int32_t)) {
-    g.adjncy32.resize(m);
-    for (std::size_t e = 0; e < m; ++e) g.adjncy32[e] = static_cast<std::int32_t>(a.adjncy[e] - base);
-  } else {
-    g.adjncy.resize(m);
-    for (std::size_t e = 0; e < m; ++e) g.adjncy[e] = a.adjncy[e] - base;
+  Graph& g = p.graph;
+  p.vtxdist.resize(static_cast<std::size_t>(R) + 1);
+  for (std::size_t i = 0; i < p.vtxdist.size(); ++i) p.vtxdist[i] = a.vtxdist[i] - base;
+  g.vtxdist = p.vtxdist;
+  const idx_t x0 = a.xadj[0];
+  const auto m = static_cast<std::size_t>(a.xadj[n] - x0);
+  if (x0 != 0) {
+    p.xadj.resize(n + 1);
+    for (std::size_t i = 0; i <= n; ++i) p.xadj[i] = a.xadj[i] - x0;
   }
+  g.xadj = x0 != 0 ? std::span<const idx_t>(p.xadj) : std::span<const idx_t>(a.xadj, n + 1);
+  if (base != 0) {
+    p.adjncy.resize(m);
+    for (std::size_t e = 0; e < m; ++e) p.adjncy[e] = a.adjncy[e] - base;
+  }
+  const IntSpan ids = base != 0 ? std::span<const idx_t>(p.adjncy) : std::span<const idx_t>(a.adjncy, m);
+  g.adjncy = ids.as64();  // one of the two, as idx_t's width
+  g.adjncy32 = ids.as32();
   g.ncon = 1;
   if (*a.wgtflag & 2) {
     g.ncon = static_cast<int>(*a.ncon);
-    g.vwgt.assign(a.vwgt, a.vwgt + n * static_cast<std::size_t>(g.ncon));
+    g.vwgt = std::span<const idx_t>(a.vwgt, n * static_cast<std::size_t>(g.ncon));
   }
-  if (*a.wgtflag & 1) g.adjwgt.assign(a.adjwgt, a.adjwgt + m);
+  if (*a.wgtflag & 1) g.adjwgt = std::span<const idx_t>(a.adjwgt, m);
   if (kind == Kind::geom_kway) {
     const auto d = static_cast<std::size_t>(*a.ndims);
     g.dim = d == 3 ? 3 : 2;  // a line is the plane's x axis: the same curve order
-    g.coords.assign(n * static_cast<std::size_t>(g.dim), 0.0);
+    p.coords.assign(n * static_cast<std::size_t>(g.dim), 0.0);
     for (std::size_t v = 0; v < n; ++v)
-      for (std::size_t k = 0; k < d; ++k) g.coords[v * static_cast<std::size_t>(g.dim) + k] = a.xyz[v * d + k];
+      for (std::size_t k = 0; k < d; ++k) p.coords[v * static_cast<std::size_t>(g.dim) + k] = a.xyz[v * d + k];
+    g.coords = p.coords;
   }
-  g.global_vertices = g.vtxdist.back();
-  return g;
 }
 
-// AdaptiveRepart's redistribution cost per vertex: vsize, or 1 each when it is NULL (ParMETIS's
-// default), which hpart must be told only where vertex weights would otherwise stand in.
-std::vector<std::int64_t> sizes(const RawArgs& a, std::size_t n) {
-  if (a.vsize != nullptr) return {a.vsize, a.vsize + n};
-  if (*a.wgtflag & 2) return std::vector<std::int64_t>(n, 1);
-  return {};
+// AdaptiveRepart's redistribution cost per vertex: vsize (lent), or 1 each when it is NULL
+// (ParMETIS's default), which hpart must be told only where vertex weights would otherwise stand in.
+void sizes(const RawArgs& a, std::size_t n, Problem& p) {
+  if (a.vsize != nullptr) p.sizes = std::span<const idx_t>(a.vsize, n);
+  else if (*a.wgtflag & 2) p.unit_sizes.assign(n, 1), p.sizes = p.unit_sizes;
 }
 
 // RefineKway / AdaptiveRepart: the partition to start from (options[3]; the manual's rule).
 std::string starting_parts(const Comm& comm, const RawArgs& a, Problem& p) {
   const bool opt = a.options != nullptr && a.options[0] != 0;
   p.coupled = comm.size() == p.nparts && (!opt || a.options[3] == PARMETIS_PSR_COUPLED);
-  const std::size_t n = p.graph.xadj.size() - 1;
+  const std::size_t n = p.graph.local_vertices();
   p.current.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const idx_t q = p.coupled ? comm.rank() : a.part[i] - p.numflag;
@@ -278,8 +283,8 @@ Problem prepare_graph(const Comm& comm, const RawArgs& a, Kind kind) {
   agree(comm, bad);
   if (kind == Kind::adaptive) p.itr = static_cast<double>(*a.itr);
   if (kind == Kind::refine) p.itr = 1e6;  // the cut is all that counts; migration breaks ties
-  p.graph = convert(comm, a, kind);
-  if (kind == Kind::adaptive) p.sizes = sizes(a, p.graph.xadj.size() - 1);
+  convert(comm, a, kind, p);
+  if (kind == Kind::adaptive) sizes(a, p.graph.local_vertices(), p);
   if (kind == Kind::refine || kind == Kind::adaptive) agree(comm, starting_parts(comm, a, p));
   return p;
 }

@@ -39,9 +39,14 @@ struct RawArgs {
   const idx_t* part = nullptr;  // output; input too for RefineKway / AdaptiveRepart (uncoupled)
 };
 
-// One call's problem in hpart's terms.
+// One call's problem in hpart's terms. Not copyable: graph views the caller's arrays and the
+// copies below (moving keeps the vectors' storage, so the views stay valid).
 struct Problem {
-  GraphFile graph;                // 0-based copies (ids, offsets, weights, coordinates)
+  Graph graph;                    // 0-based, the caller's arrays where they already are
+  std::vector<gid_t> vtxdist;     // 0-based, 64-bit
+  std::vector<idx_t> xadj;        // rebased copies, only when the caller's are not 0-based
+  std::vector<idx_t> adjncy;
+  std::vector<double> coords;     // PartGeomKway's xyz as doubles, 2 or 3 per vertex
   int nparts = 1;
   int numflag = 0;                // added back to every part id written to part[]
   int dbglvl = 0;                 // options[1]: print a summary line on rank 0 when nonzero
@@ -52,11 +57,18 @@ struct Problem {
   double itr = 1000.0;            // AdaptiveRepart's ipc2redist
   bool coupled = false;           // RefineKway / AdaptiveRepart: start from the distribution
   std::vector<part_t> current;    // RefineKway / AdaptiveRepart: the partition to start from
-  std::vector<std::int64_t> sizes;  // AdaptiveRepart: vsize (1 each when NULL); empty: unweighted
+  IntSpan sizes;                  // AdaptiveRepart: vsize (1 each when NULL); empty: unweighted
+  std::vector<std::int64_t> unit_sizes;  // the 1s sizes views when vsize is NULL
   // PartKway / PartGeomKway: the graph method's effort. ParMETIS's arguments have no such knob:
   // the environment variable HPART_PARMETIS_PRESET (fast, default, strong) chooses a preset's,
   // layer_effort() when unset; compared across ranks by partition_graph.
   GraphEffort effort;
+
+  Problem() = default;
+  Problem(const Problem&) = delete;
+  Problem& operator=(const Problem&) = delete;
+  Problem(Problem&&) = default;
+  Problem& operator=(Problem&&) = default;
 };
 
 // PartKway's effort when HPART_PARMETIS_PRESET is unset: between the standard and strong presets

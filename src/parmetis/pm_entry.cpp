@@ -93,7 +93,7 @@ void partition(const Comm& comm, const char* fn, const RawArgs& a, Kind kind, id
   o.seed = p.seed;
   o.target_sizes = p.targets;
   o.effort = p.effort;
-  write_result(comm, fn, p, partition_graph(comm, p.graph.view(), o), edgecut, part);
+  write_result(comm, fn, p, partition_graph(comm, p.graph, o), edgecut, part);
 }
 
 void repartition(const Comm& comm, const char* fn, const RawArgs& a, Kind kind, idx_t* edgecut, idx_t* part) {
@@ -103,7 +103,7 @@ void repartition(const Comm& comm, const char* fn, const RawArgs& a, Kind kind, 
   o.imbalance = p.imbalance;
   o.itr = p.itr;
   o.migration_sizes = p.sizes;
-  write_result(comm, fn, p, repartition_graph(comm, p.graph.view(), p.current, o), edgecut, part);
+  write_result(comm, fn, p, repartition_graph(comm, p.graph, p.current, o), edgecut, part);
 }
 
 }  // namespace

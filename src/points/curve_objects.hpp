@@ -6,6 +6,7 @@
 #include <span>
 
 #include "core/fixed_point.hpp"
+#include "hpart/int_span.hpp"
 #include "hpart/types.hpp"
 
 namespace hpart::sfc {
@@ -25,7 +26,7 @@ inline Order make_order(std::uint64_t key, gid_t id) {
 // added the weights up, which floating-point sums would.
 struct CurveObjects {
   std::span<const std::uint64_t> keys;
-  std::span<const gid_t> ids;  // empty: ids are first_id + local index
+  IntSpan ids;  // the caller's, at either width; empty: ids are first_id + local index
   gid_t first_id = 0;
   std::span<const double> weights;  // empty: unit weights
   int stride = 1;                   // weights per object; the first is balanced

@@ -200,7 +200,7 @@ partition : the partition to describe:
     hpart.HierPartition of partition_points_hierarchical -> coords, ids, node_curve, rank_curve;
     hpart.GridPartition / HierGridPartition -> grid
 coords : float64 (n, 2) or (n, 3), the partitioned points
-ids : int64 (n,), the ids the partition was given, if any
+ids : int64 or int32 (n,), the ids the partition was given, if any
 curve : points: the curve the partition used ("hilbert" default, or "morton")
 node_curve, rank_curve : hierarchical points: the curves used
 grid : hpart.Grid, grid partitions

@@ -13,23 +13,12 @@ namespace hpart::python {
 
 namespace {
 
-// Whether `a` is a numpy array of int32 (the one narrower integer width the graph takes).
-bool is_int32(const py::object& a) {
-  return py::isinstance<py::array>(a) &&
-         py::reinterpret_borrow<py::array>(a).dtype().attr("__eq__")(py::dtype::of<std::int32_t>()).cast<bool>();
-}
-
-// A 1-D or (rows, cols) int64 array, viewed; an int32 one is widened once into `widened`
-// (hpart's graphs are 64-bit). Other dtypes are refused by Args (no silent conversion).
-std::span<const std::int64_t> int_array(Args& args, PyGraph& pg, const py::object& a, const char* name,
-                                        std::vector<std::int64_t>& widened, py::ssize_t cols = 0,
-                                        bool optional = false) {
-  if (is_int32(a)) {
-    const auto narrow = args.array<std::int32_t>(a, name, 1, cols, optional);
-    widened.assign(narrow.begin(), narrow.end());
-    return widened;
-  }
+// A 1-D or (rows, cols) int64 or int32 array, viewed in place at its own width (the Graph keeps
+// it alive). Other dtypes are refused by Args (no silent conversion).
+IntSpan int_array(Args& args, PyGraph& pg, const py::object& a, const char* name, py::ssize_t cols = 0,
+                  bool optional = false) {
   if (!a.is_none()) pg.keep.push_back(a);
+  if (is_int32(a)) return args.array<std::int32_t>(a, name, 1, cols, optional);
   return args.array<std::int64_t>(a, name, 1, cols, optional);
 }
 
@@ -41,6 +30,9 @@ py::object view(std::span<const T> s, const py::handle& owner, py::ssize_t cols 
                               : py::array_t<T>(static_cast<py::ssize_t>(s.size()), s.data(), owner);
   a.attr("setflags")(py::arg("write") = false);
   return a;
+}
+py::object view(IntSpan s, const py::handle& owner, py::ssize_t cols = 0, bool none_if_empty = false) {
+  return s.visit([&](auto at_width) { return view(at_width, owner, cols, none_if_empty); });
 }
 
 std::span<const part_t> parts_arg(Args& args, const py::object& parts, const char* name, const PyGraph* g) {
@@ -105,19 +97,18 @@ hpart.Graph(vtxdist, xadj, adjncy, *, vwgt=None, adjwgt=None, coords=None, comm=
 Collective over `comm` (the argument checks are agreed: a bad array on one rank is hpart.Error
 on every rank). Rank r owns the global vertices [vtxdist[r], vtxdist[r+1]).
 
-vtxdist : int64 (R + 1,), the same on every rank
-xadj    : int64 (n + 1,), offsets into adjncy (n = local vertices)
+vtxdist : int64 or int32 (R + 1,), the same on every rank
+xadj    : int64 or int32 (n + 1,), offsets into adjncy (n = local vertices)
 adjncy  : int64 or int32 (xadj[n],), global ids of the neighbours (each edge listed at both ends)
-vwgt    : int64 (n,) or (n, ncon), optional vertex weights >= 0 (unit by default)
-adjwgt  : int64 (xadj[n],), optional edge weights > 0 (unit by default)
+vwgt    : int64 or int32 (n,) or (n, ncon), optional vertex weights >= 0 (unit by default)
+adjwgt  : int64 or int32 (xadj[n],), optional edge weights > 0 (unit by default)
 coords  : float64 (n, 2) or (n, 3), optional (the geometric_refine method)
 
-int64 arrays are used in place: no copy, and the Graph keeps them alive (do not change them
-while it is used). An int32 adjncy is used in place too (hpart reads neighbour ids at either
-width; g.adjncy reads back as int32). The other int32 arrays are accepted and widened ONCE, at
-construction, into 64-bit copies the Graph owns. Other dtypes, non-contiguous arrays
-and wrong shapes raise hpart.Error; lengths, values and symmetry are checked by every call
-(hpart.validate_graph).
+The arrays are used in place at their own width (int32 or int64, each array its own): no copy,
+and the Graph keeps them alive (do not change them while it is used); they read back at that
+width. Only an int32 vtxdist (R + 1 values) is widened into the Graph. Other dtypes,
+non-contiguous arrays and wrong shapes raise hpart.Error; lengths, values and symmetry are
+checked by every call (hpart.validate_graph).
 
 The arrays read back as read-only numpy views: g.vtxdist, g.xadj, g.adjncy, g.vwgt ((n, ncon)
 or None), g.adjwgt (or None), g.coords ((n, dim) or None); g.ncon, g.dim, len(g) (local vertices).
@@ -140,22 +131,20 @@ Example
              const Comm c = comm_of(comm, fn);
              Args args(fn);
              auto pg = std::make_unique<PyGraph>();
-             GraphFile& w = pg->owned;  // widened int32 arrays
              Graph& g = pg->g;
-             g.vtxdist = int_array(args, *pg, vtxdist, "vtxdist", w.vtxdist);
-             g.xadj = int_array(args, *pg, xadj, "xadj", w.xadj);
-             // The neighbour ids, the one array of every entry, are used in place at either width
-             // (Graph::adjncy32); the other int32 arrays are widened.
-             if (is_int32(adjncy)) {
-               g.adjncy32 = args.array<std::int32_t>(adjncy, "adjncy", 1);
-               pg->keep.push_back(adjncy);
-             } else {
-               g.adjncy = int_array(args, *pg, adjncy, "adjncy", w.adjncy);
-             }
+             // Every array is used in place at its width, except an int32 vtxdist (R + 1
+             // values), widened into the Graph (hpart's global ids are 64-bit).
+             const IntSpan ranges = int_array(args, *pg, vtxdist, "vtxdist");
+             if (ranges.is32()) pg->owned.vtxdist = ranges.to_vector();
+             g.vtxdist = ranges.is32() ? std::span<const gid_t>(pg->owned.vtxdist) : ranges.as64();
+             g.xadj = int_array(args, *pg, xadj, "xadj");
+             const IntSpan ids = int_array(args, *pg, adjncy, "adjncy");
+             g.adjncy = ids.as64();
+             g.adjncy32 = ids.as32();
              const bool vwgt_2d = py::isinstance<py::array>(vwgt) && py::reinterpret_borrow<py::array>(vwgt).ndim() == 2;
              g.ncon = vwgt_2d ? static_cast<int>(py::reinterpret_borrow<py::array>(vwgt).shape(1)) : 1;
-             g.vwgt = int_array(args, *pg, vwgt, "vwgt", w.vwgt, vwgt_2d ? g.ncon : 0, true);
-             g.adjwgt = int_array(args, *pg, adjwgt, "adjwgt", w.adjwgt, 0, true);
+             g.vwgt = int_array(args, *pg, vwgt, "vwgt", vwgt_2d ? g.ncon : 0, true);
+             g.adjwgt = int_array(args, *pg, adjwgt, "adjwgt", 0, true);
              if (!coords.is_none()) {
                const bool two = py::isinstance<py::array>(coords) && py::reinterpret_borrow<py::array>(coords).ndim() == 2;
                const auto cols = two ? py::reinterpret_borrow<py::array>(coords).shape(1) : 0;
@@ -174,7 +163,7 @@ Example
       .def_property_readonly("adjncy",
                              [](py::object s) {
                                const Graph& g = s.cast<PyGraph&>().g;
-                               return g.adjncy32.empty() ? view(g.adjncy, s) : view(g.adjncy32, s);
+                               return g.adjncy32.empty() ? view(g.adjncy, s) : view(g.adjncy32, s);  // either width
                              })
       .def_property_readonly("vwgt",
                              [](py::object s) {

@@ -1,7 +1,7 @@
 #pragma once
 // hpart.Graph, shared by the graph, Rebalancer and migration bindings: an hpart::Graph whose
 // spans view numpy arrays (kept alive here) or arrays this object owns (a reader's GraphFile,
-// int32 arrays widened once, a migrated graph).
+// an int32 vtxdist widened, a migrated graph).
 #include <memory>
 #include <vector>
 

@@ -128,7 +128,7 @@ Parameters
 path : str or os.PathLike, the same on every rank
 coords : float64 (n, 2) or (n, 3), this rank's points (rank order in the file)
 weights : float64 (n,) or (n, ncon), optional
-ids : int64 (n,), optional
+ids : int64 or int32 (n,), optional (used in place)
 comm : mpi4py.MPI.Comm, optional
 
 Example

@@ -36,7 +36,8 @@ PointSet point_set(Args& args, const py::object& coords, const py::object& weigh
   ps.coords = args.array<double>(coords, "coords", 2, ps.dim);
   const py::ssize_t n = rows_of(coords);
   ps.weights = weights_arg(args, weights, n, ps.ncon, "points");
-  ps.ids = per_object<gid_t>(args, ids, "ids", static_cast<std::size_t>(n), "points", true);
+  if (is_int32(ids)) ps.ids = per_object<std::int32_t>(args, ids, "ids", static_cast<std::size_t>(n), "points", true);
+  else ps.ids = per_object<gid_t>(args, ids, "ids", static_cast<std::size_t>(n), "points", true);
   return ps;
 }
 
@@ -74,7 +75,7 @@ Parameters
 coords : numpy.ndarray, float64, shape (n, 2) or (n, 3), C-contiguous (not copied)
 parts : int, K >= 1 (independent of the number of ranks; K > N leaves parts empty)
 weights : float64 (n,) or (n, ncon), optional (unit weights by default)
-ids : int64 (n,), optional global ids (checked unique)
+ids : int64 or int32 (n,), optional global ids (checked unique; used in place)
 curve : "hilbert" (default) or "morton", or hpart.Curve
 imbalance : allowed max part weight / target - 1 of the first weight (default 0.001)
 target_sizes : float64 (parts,), optional relative part sizes

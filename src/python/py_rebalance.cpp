@@ -80,7 +80,7 @@ Parameters
 ----------
 objects : float64 (n, 2) or (n, 3) coords of a point set, or an hpart.Graph (every rank the same kind)
 weights : float64 (n,) or (n, ncon), optional (point sets: the cost of each object)
-ids : int64 (n,), optional global ids (point sets)
+ids : int64 or int32 (n,), optional global ids (point sets)
 
 Returns
 -------
@@ -140,7 +140,7 @@ Parameters
 objects : coords float64 (n, 2|3) or an hpart.Graph (its first vertex weight is the load)
 parts : int32 (n,), current part of each local object (default: the last returned Partition's)
 weights : float64 (n,) or (n, ncon), point sets: the current cost of each object
-ids : int64 (n,), optional global ids (point sets)
+ids : int64 or int32 (n,), optional global ids (point sets)
 
 Returns
 -------
@@ -433,7 +433,7 @@ most weight in place (from_scratch).
 
 Parameters
 ----------
-coords : float64 (n, 2) or (n, 3); weights : float64 (n,) or (n, ncon); ids : int64 (n,)
+coords : float64 (n, 2) or (n, 3); weights : float64 (n,) or (n, ncon); ids : int64 or int32 (n,)
 current : int32 (n,), the current part of each local point, in [0, parts)
 parts : int, K >= 1
 curve : "hilbert" (default) or "morton" (of a fresh partition)

@@ -64,6 +64,13 @@ std::span<const T> per_object(Args& args, const py::handle& a, const char* name,
   return s;
 }
 
+// Whether `a` is a numpy array of int32 (the one narrower integer width that ids, offsets and
+// integer weights may have: hpart reads them in place, IntSpan).
+inline bool is_int32(const py::handle& a) {
+  return py::isinstance<py::array>(a) &&
+         py::reinterpret_borrow<py::array>(a).dtype().attr("__eq__")(py::dtype::of<std::int32_t>()).cast<bool>();
+}
+
 // field = value_of(v) unless v is None (an option left None keeps the C++ default).
 template <class T>
 void set_value(Args& args, const py::handle& v, const char* name, T& field) {

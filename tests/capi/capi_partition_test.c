@@ -73,7 +73,7 @@ static void test_points(void) {
   OK(hpart_partition_metrics(p, &m));
   CHECK(m.within_tolerance == 1 && m.imbalance <= 0.01 && m.tolerance == 0.01 && m.has_cut == 0);
 
-  /* 32-bit ids: widened, the same partition. */
+  /* 32-bit ids: read in place, the same partition. */
   int32_t* ids32 = malloc((size_t)(n + 1) * sizeof(int32_t));
   for (int64_t i = 0; i < n; ++i) ids32[i] = (int32_t)ids[i];
   OK(hpart_points_set_ids_i32(pts, ids32));
@@ -226,6 +226,12 @@ static void test_graphs(void) {
   int64_t nl = -1;
   OK(hpart_graph_local_vertices(g32, &nl));
   CHECK(nl == t.n);
+  /* Borrowed at 32 bits, not copied: the handle's ids are the caller's array, and it holds no
+   * 64-bit offsets. */
+  const int64_t* x64 = NULL;
+  const int32_t* ids_in_handle = NULL;
+  OK(hpart_graph_arrays(g32, NULL, &x64, NULL, &ids_in_handle, NULL, NULL, NULL));
+  CHECK(x64 == NULL && (t.xadj[t.n] == 0 || ids_in_handle == a32));
   hpart_graph_options o;
   OK(hpart_graph_options_init(&o));
   o.parts = K;

@@ -87,12 +87,16 @@ contains
     imb = real(maxval(sums), c_double) / (real(sum(sums), c_double) / K) - 1
   end function
 
+  ! The 32-bit arrays are borrowed by the handle: they must outlive it (locals of this routine).
   subroutine check_i32(parts32)
     integer(c_int32_t), intent(out) :: parts32(:)
     type(hpart_graph) :: g32
     type(hpart_partition) :: p32
-    call hpart_graph_create(MPI_COMM_WORLD, int(vtxdist, c_int32_t), int(xadj, c_int32_t), &
-                            int(adjncy, c_int32_t), g32)
+    integer(c_int32_t), allocatable, target :: v32(:), x32(:), a32(:)
+    v32 = int(vtxdist, c_int32_t)
+    x32 = int(xadj, c_int32_t)
+    a32 = int(adjncy, c_int32_t)
+    call hpart_graph_create(MPI_COMM_WORLD, v32, x32, a32, g32)
     call hpart_partition_graph(MPI_COMM_WORLD, g32, opts, p32)
     call hpart_get_parts(p32, parts32)
     call hpart_partition_free(p32)

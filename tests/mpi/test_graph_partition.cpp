@@ -111,33 +111,75 @@ TEST(GraphPartition, LargeGraphTakesTheDistributedLevels) {
 // method gives the same parts and cut as with 64-bit ids, on the single-rank and the distributed
 // paths (43,700 vertices: distributed levels at np > 1), and the calls that widen a copy
 // (graph_metrics, repartition_graph, migrate_graph) give the same results too.
+// A graph with every array lent at 32 bits (ids, offsets, vertex and edge weights), as a caller
+// with int32 arrays (ParMETIS idx_t, Fortran, numpy int32) lends it: hpart reads them in place.
+struct All32 {
+  std::vector<std::int32_t> xadj, adjncy, vwgt, adjwgt;
+  hpart::Graph g;
+  explicit All32(const hpart::GraphFile& f)
+      : xadj(f.xadj.begin(), f.xadj.end()), adjncy(f.adjncy.begin(), f.adjncy.end()), vwgt(f.vwgt.begin(), f.vwgt.end()),
+        adjwgt(f.adjwgt.begin(), f.adjwgt.end()) {
+    g.vtxdist = f.vtxdist;
+    g.xadj = xadj;
+    g.adjncy32 = adjncy;
+    g.vwgt = vwgt;
+    g.adjwgt = adjwgt;
+    g.ncon = f.ncon;
+    g.coords = f.coords;
+    g.dim = f.dim;
+  }
+};
+
 TEST(GraphPartition, ThirtyTwoBitIdsAreTheSameGraph) {
   const World w;
   const hpart::Comm comm(w.comm);
-  const hpart::GraphFile wide = hpart::testing::grid_graph(230, 190, w.rank, w.size, 1);
+  hpart::GraphFile wide = hpart::testing::grid_graph(230, 190, w.rank, w.size, 1);
+  wide.adjwgt.resize(wide.adjncy.size());  // edge weights 1..3 (symmetric: from both ends' ids)
+  for (std::size_t v = 0; v + 1 < wide.xadj.size(); ++v)
+    for (auto e = wide.xadj[v]; e < wide.xadj[v + 1]; ++e)
+      wide.adjwgt[static_cast<std::size_t>(e)] =
+          1 + (wide.vtxdist[static_cast<std::size_t>(w.rank)] + static_cast<hpart::gid_t>(v) + wide.adjncy[static_cast<std::size_t>(e)]) % 3;
   hpart::GraphFile narrow = wide;
   ASSERT_TRUE(narrow.narrow_ids());
   EXPECT_TRUE(narrow.adjncy.empty());
   ASSERT_EQ(narrow.adjncy32.size(), wide.adjncy.size());
+  const All32 all32(wide);
+  EXPECT_TRUE(all32.g.xadj.is32());
+  if (all32.g.local_vertices() > 0) EXPECT_TRUE(all32.g.vwgt.is32() && all32.g.adjwgt.is32());
   for (GraphMethod m : {GraphMethod::graph, GraphMethod::metis, GraphMethod::geometric_refine}) {
     hpart::GraphOptions opts;
     opts.parts = 13;
     opts.method = m;
     const auto a = hpart::partition_graph(comm, wide.view(), opts);
-    const auto b = hpart::partition_graph(comm, narrow.view(), opts);
-    EXPECT_EQ(a.parts, b.parts) << hpart::to_string(m);
-    EXPECT_EQ(a.cut.edge_cut, b.cut.edge_cut) << hpart::to_string(m);
-    EXPECT_EQ(a.cut.comm_volume, b.cut.comm_volume) << hpart::to_string(m);
-    EXPECT_GT(b.cut.edge_cut, 0);
+    for (const hpart::Graph& g : {narrow.view(), all32.g}) {
+      const auto b = hpart::partition_graph(comm, g, opts);
+      EXPECT_EQ(a.parts, b.parts) << hpart::to_string(m);
+      EXPECT_EQ(a.part_weights, b.part_weights) << hpart::to_string(m);
+      EXPECT_EQ(a.cut.edge_cut, b.cut.edge_cut) << hpart::to_string(m);
+      EXPECT_EQ(a.cut.comm_volume, b.cut.comm_volume) << hpart::to_string(m);
+      EXPECT_GT(b.cut.edge_cut, 0);
+    }
+  }
+  // A hierarchy (one node per rank) reads the same arrays.
+  {
+    const hpart::Topology t = hpart::detect_topology(comm, std::to_string(w.size) + "x1");
+    hpart::HierGraphOptions ho;
+    ho.parts = 6;
+    const auto a = hpart::partition_graph_hierarchical(comm, wide.view(), t, ho);
+    const auto b = hpart::partition_graph_hierarchical(comm, all32.g, t, ho);
+    EXPECT_EQ(a.parts, b.parts);
+    EXPECT_EQ(a.part_weights, b.part_weights);
   }
   hpart::GraphOptions opts;
   opts.parts = 6;
   const auto p = hpart::partition_graph(comm, wide.view(), opts);
   const hpart::GraphMetrics mw = hpart::graph_metrics(comm, wide.view(), p.parts, 6);
-  const hpart::GraphMetrics mn = hpart::graph_metrics(comm, narrow.view(), p.parts, 6);
-  EXPECT_EQ(mw.edge_cut, mn.edge_cut);
-  EXPECT_EQ(mw.comm_volume, mn.comm_volume);
-  EXPECT_EQ(mw.boundary_vertices, mn.boundary_vertices);
+  for (const hpart::Graph& g : {narrow.view(), all32.g}) {
+    const hpart::GraphMetrics mn = hpart::graph_metrics(comm, g, p.parts, 6);
+    EXPECT_EQ(mw.edge_cut, mn.edge_cut);
+    EXPECT_EQ(mw.comm_volume, mn.comm_volume);
+    EXPECT_EQ(mw.boundary_vertices, mn.boundary_vertices);
+  }
   // A skewed load: the first 500 vertices twice as heavy, repartitioned from p.
   hpart::GraphFile heavy_wide = wide, heavy_narrow = narrow;
   for (std::size_t v = 0; v < heavy_wide.vwgt.size(); ++v)
@@ -146,17 +188,29 @@ TEST(GraphPartition, ThirtyTwoBitIdsAreTheSameGraph) {
   hpart::GraphRepartOptions ro;
   ro.parts = 6;
   const auto ra = hpart::repartition_graph(comm, heavy_wide.view(), p.parts, ro);
-  const auto rb = hpart::repartition_graph(comm, heavy_narrow.view(), p.parts, ro);
-  EXPECT_EQ(ra.parts, rb.parts);
-  EXPECT_EQ(ra.cut.edge_cut, rb.cut.edge_cut);
+  const All32 heavy32(heavy_wide);
+  for (const hpart::Graph& g : {heavy_narrow.view(), heavy32.g}) {
+    const auto rb = hpart::repartition_graph(comm, g, p.parts, ro);
+    EXPECT_EQ(ra.parts, rb.parts);
+    EXPECT_EQ(ra.cut.edge_cut, rb.cut.edge_cut);
+    EXPECT_EQ(ra.migrated.weight, rb.migrated.weight);
+  }
   // Moved to the parts' owners (part q on rank q mod R): the same vertices, ids and neighbours.
   std::vector<int> owner(6);
   for (int q = 0; q < 6; ++q) owner[static_cast<std::size_t>(q)] = q % w.size;
   const auto ma = hpart::migrate_graph(comm, wide.view(), p.parts, owner);
-  const auto mb = hpart::migrate_graph(comm, narrow.view(), p.parts, owner);
-  EXPECT_EQ(ma.old_ids, mb.old_ids);
-  EXPECT_EQ(ma.graph.xadj, mb.graph.xadj);
-  EXPECT_EQ(ma.graph.adjncy, mb.graph.adjncy);
+  for (const hpart::Graph& g : {narrow.view(), all32.g}) {
+    const auto mb = hpart::migrate_graph(comm, g, p.parts, owner);
+    EXPECT_EQ(ma.old_ids, mb.old_ids);
+    EXPECT_EQ(ma.graph.xadj, mb.graph.xadj);
+    EXPECT_EQ(ma.graph.adjncy, mb.graph.adjncy);
+    EXPECT_EQ(ma.graph.vwgt, mb.graph.vwgt);
+    EXPECT_EQ(ma.graph.adjwgt, mb.graph.adjwgt);
+  }
+  // A bad 32-bit weight or offset is the same error as at 64 bits, on every rank.
+  All32 bad(wide);
+  if (w.rank == w.size - 1 && !bad.adjwgt.empty()) bad.adjwgt.back() = -1;
+  EXPECT_THROW(hpart::validate_graph(comm, bad.g), hpart::Error);
 }
 
 // Edge weights that sum past 2^31 keep 64-bit coarse weights on the distributed levels (and the

@@ -82,12 +82,21 @@ def test_reader_equals_numpy_and_int32(shared_dir):
     assert np.shares_memory(g.xadj, lx) and np.shares_memory(g.adjncy, la)
     v32, x32, a32 = block_of(xadj, adjncy, COMM, np.int32)
     g32 = hpart.Graph(v32, x32, a32)
-    # An int32 adjncy is used in place too (the offsets are widened).
+    # int32 arrays are used in place too, each at its own width (only vtxdist is widened).
     assert g32.adjncy.dtype == np.int32 and np.shares_memory(g32.adjncy, a32) and (g32.adjncy == la).all()
-    assert g32.xadj.dtype == np.int64 and (g32.xadj == lx).all()
+    assert g32.xadj.dtype == np.int32 and np.shares_memory(g32.xadj, x32) and (g32.xadj == lx).all()
+    # int32 weights as well: the same partition as the int64 ones.
+    vw = (np.arange(len(lx) - 1) + vtxdist[COMM.rank]) % 4 + 1
+    ew = np.ones(len(la), dtype=np.int64) * 2
+    gw = hpart.Graph(vtxdist, lx, la, vwgt=vw, adjwgt=ew)
+    gw32 = hpart.Graph(v32, x32, a32, vwgt=vw.astype(np.int32), adjwgt=ew.astype(np.int32))
+    assert gw32.vwgt.dtype == np.int32 and gw32.adjwgt.dtype == np.int32
     p = [hpart.partition_graph(x, 8) for x in (f, g, g32)]
     assert (p[0].parts == p[1].parts).all() and (p[0].parts == p[2].parts).all()
     assert p[0].cut.edge_cut == p[1].cut.edge_cut == p[2].cut.edge_cut
+    pw = [hpart.partition_graph(x, 8) for x in (gw, gw32)]
+    assert (pw[0].parts == pw[1].parts).all() and pw[0].cut.edge_cut == pw[1].cut.edge_cut
+    assert (pw[0].part_weights == pw[1].part_weights).all()
 
 
 def cli_parts(np_):

@@ -38,6 +38,23 @@ def test_same_parts_for_any_rank_count():
     assert (dist.parts == alone.parts[lo]).all()
 
 
+def test_int32_ids_are_the_int64_ids():
+    """Ids break ties between equal keys: int32 ids (read in place) give the int64 ids' parts,
+    and a repeated int32 id is the same error on every rank."""
+    n = 6000
+    xy = np.floor(np.random.default_rng(11).random((n, 2)) * 8)  # many equal points: ids decide
+    ids = np.random.default_rng(12).permutation(n) * 3
+    lo = global_block(np.arange(n), COMM)
+    mine = np.ascontiguousarray(xy[lo])
+    a = hpart.partition_points(mine, parts=7, ids=ids[lo].astype(np.int64))
+    b = hpart.partition_points(mine, parts=7, ids=ids[lo].astype(np.int32))
+    assert (a.parts == b.parts).all() and (a.part_sizes == b.part_sizes).all()
+    bad = ids[lo].astype(np.int32)
+    if COMM.rank == COMM.size - 1 and len(bad) > 1:
+        bad[1] = bad[0]
+    every_rank_raises(lambda: hpart.partition_points(mine, parts=7, ids=bad), "given twice", COMM)
+
+
 def test_parts_is_a_view_not_a_copy():
     p = hpart.partition_points(np.random.default_rng(COMM.rank).random((100, 3)), parts=3)
     a = p.parts

@@ -17,13 +17,14 @@ extern "C" {
 hpart_status hpart_points_create(int dim, int64_t n, const double* coords, hpart_points** out);
 /* ncon weights per point, interleaved (borrowed); NULL: unit weights. */
 hpart_status hpart_points_set_weights(hpart_points* points, int ncon, const double* weights);
-/* Global ids (non-negative, unique): the 64-bit array is borrowed; the 32-bit one is widened
- * into the handle (one copy, made here). NULL: ids in rank order. */
+/* Global ids (non-negative, unique), borrowed at either width (hpart reads 32-bit ids in
+ * place). NULL: ids in rank order. */
 hpart_status hpart_points_set_ids_i64(hpart_points* points, const int64_t* ids);
 hpart_status hpart_points_set_ids_i32(hpart_points* points, const int32_t* ids);
 hpart_status hpart_points_size(const hpart_points* points, int64_t* n);
 hpart_status hpart_points_dim(const hpart_points* points, int* dim);
-/* The arrays the handle sees (NULL where none); pointers valid while the handle lives. */
+/* The arrays the handle sees (NULL where none; ids NULL too when they were set at 32 bits:
+ * they are the caller's own array); pointers valid while the handle lives. */
 hpart_status hpart_points_coords(const hpart_points* points, const double** coords);
 hpart_status hpart_points_weights(const hpart_points* points, const double** weights, int* ncon);
 hpart_status hpart_points_ids(const hpart_points* points, const int64_t** ids);

@@ -97,7 +97,7 @@ BlockLevel finest_block(const Comm& comm, const Graph& g) {
   // Room for the ghost rows' offsets too: appending them would otherwise reallocate (a copy at
   // twice the size: 17 MB per rank on a 128^3 grid at np 2).
   c.xadj.reserve(g.xadj.size() + ghosts.ids.size() + 1);
-  c.xadj.assign(g.xadj.begin(), g.xadj.end());
+  g.xadj.visit([&](auto s) { c.xadj.assign(s.begin(), s.end()); });
   if (c.xadj.empty()) c.xadj.assign(1, 0);  // a rank without vertices may pass no offsets at all
   // The block's adjacency numbered straight into the kernel's array, with room for the ghost
   // rows (one entry per local entry to a ghost) so that appending them copies nothing: the
@@ -107,7 +107,7 @@ BlockLevel finest_block(const Comm& comm, const Graph& g) {
   c.adjncy.resize(m);
   number_locally(g, lo, hi, ghosts.ids, c.adjncy);
   if (!g.adjwgt.empty()) c.adjwgt.reserve(m + ghosts.entries);
-  c.adjwgt.assign(g.adjwgt.begin(), g.adjwgt.end());  // none: unit weights (the kernel's reading)
+  g.adjwgt.visit([&](auto s) { c.adjwgt.assign(s.begin(), s.end()); });  // none: unit weights (the kernel's reading)
   L.ghost_ids = ghosts.ids;
   L.plan = std::make_shared<const GhostExchange>(comm, L.vtxdist, std::move(ghosts.ids));
   const auto nc = static_cast<std::size_t>(g.ncon);

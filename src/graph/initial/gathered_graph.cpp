@@ -34,9 +34,9 @@ graphk::CsrGraph gather_graph(const Comm& comm, const Graph& g, int root) {
   std::vector<std::int32_t> adj(g.entries());
   for (std::size_t e = 0; e < adj.size(); ++e) adj[e] = static_cast<std::int32_t>(g.neighbour(e));
   std::vector<std::int64_t> vw = g.vwgt.empty() ? std::vector<std::int64_t>(n * static_cast<std::size_t>(g.ncon), 1)
-                                                : std::vector<std::int64_t>(g.vwgt.begin(), g.vwgt.end());
+                                                : g.vwgt.to_vector();
   std::vector<std::int64_t> ew = g.adjwgt.empty() ? std::vector<std::int64_t>(g.entries(), 1)
-                                                  : std::vector<std::int64_t>(g.adjwgt.begin(), g.adjwgt.end());
+                                                  : g.adjwgt.to_vector();
   graphk::CsrGraph out;
   out.ncon = g.ncon;
   const std::vector<std::int64_t> degrees = gatherv<std::vector<std::int64_t>>(comm, degree, MPI_INT64_T, root);

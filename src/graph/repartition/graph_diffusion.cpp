@@ -12,7 +12,7 @@ namespace hpart::repart {
 
 GraphDiffusion::GraphDiffusion(const Comm& comm, const Graph& g, const graph::GhostExchange& ghosts,
                                std::span<const part_t> home, int num_parts, double imbalance, double itr,
-                               std::span<const std::int64_t> sizes)
+                               IntSpan sizes)
     : comm_(comm),
       g_(g),
       ghosts_(ghosts),

@@ -27,7 +27,7 @@ class GraphDiffusion {
   // Collective. g valid, home: the current part of each local vertex in [0, num_parts) (both
   // validated by the caller); ghosts: g's ghost plan.
   GraphDiffusion(const Comm& comm, const Graph& g, const graph::GhostExchange& ghosts, std::span<const part_t> home,
-                 int num_parts, double imbalance, double itr, std::span<const std::int64_t> sizes = {});
+                 int num_parts, double imbalance, double itr, IntSpan sizes = {});
 
   // Collective: balancing rounds until the first weight's imbalance (max / mean - 1) is within
   // the tolerance, at most max_rounds; returns the rounds run (0: already balanced).
@@ -72,7 +72,7 @@ class GraphDiffusion {
   const Graph g_;  // a view (spans) of the caller's arrays: copied, so a temporary view may be passed
   const graph::GhostExchange& ghosts_;
   std::span<const part_t> home_;
-  std::span<const std::int64_t> sizes_;
+  IntSpan sizes_;
   std::vector<part_t> parts_, ghost_parts_;
   int k_;
   double tolerance_, itr_;

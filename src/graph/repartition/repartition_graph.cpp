@@ -47,7 +47,7 @@ std::string check_options(const GraphRepartOptions& o, int ncon) {
 }
 
 // migration_sizes: one value >= 0 per local vertex, or none.
-std::string check_sizes(const Graph& g, std::span<const std::int64_t> sizes) {
+std::string check_sizes(const Graph& g, IntSpan sizes) {
   if (sizes.empty()) return {};
   if (sizes.size() != g.local_vertices())
     return "migration_sizes has " + std::to_string(sizes.size()) + " values for " +
