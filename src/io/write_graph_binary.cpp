@@ -74,9 +74,14 @@ void write_graph_binary(const Comm& comm, const std::string& path, const Graph& 
     if (n > 0)
       g.xadj.first(static_cast<std::size_t>(n)).visit([&](auto s) { write_converted<std::int64_t>(file, at.xadj + 8 * first, s, e0); });
     if (comm.rank() == comm.size() - 1) write_raw<std::int64_t>(file, at.adjncy - 8, std::span(&total, 1));
-    const auto ids = g.adjncy.first(static_cast<std::size_t>(entries));
-    if (h.id_bytes == 4) write_converted<std::int32_t>(file, at.adjncy + 4 * static_cast<FileOffset>(e0), ids, 0);
-    else write_raw(file, at.adjncy + 8 * static_cast<FileOffset>(e0), ids);
+    // The neighbour ids at whichever width the graph holds them, written at the file's.
+    const auto E = static_cast<std::size_t>(entries);
+    const IntSpan ids = g.adjncy32.empty() ? IntSpan(g.adjncy.first(E)) : IntSpan(g.adjncy32.first(E));
+    const FileOffset ids_at = at.adjncy + static_cast<FileOffset>(h.id_bytes) * static_cast<FileOffset>(e0);
+    ids.visit([&](auto s) {
+      if (h.id_bytes == 4) write_converted<std::int32_t>(file, ids_at, s, 0);
+      else write_converted<std::int64_t>(file, ids_at, s, 0);
+    });
     // The file holds 64-bit weights: 32-bit ones are widened piece by piece as they are written.
     const auto weights = [&](FileOffset offset, IntSpan w) {
       w.visit([&](auto s) { write_converted<std::int64_t>(file, offset, s, 0); });

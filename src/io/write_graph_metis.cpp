@@ -50,7 +50,7 @@ void write_graph_metis(const Comm& comm, const std::string& path, const Graph& g
     if (vw)
       for (std::size_t c = 0; c < ncon; ++c) field(g.vwgt.empty() ? 1 : g.vwgt[v * ncon + c]);
     for (auto e = static_cast<std::size_t>(g.xadj[v]); e < static_cast<std::size_t>(g.xadj[v + 1]); ++e) {
-      field(g.adjncy[e] + 1);
+      field(g.neighbour(e) + 1);
       if (ew) field(g.adjwgt.empty() ? 1 : g.adjwgt[e]);
     }
     text += '\n';

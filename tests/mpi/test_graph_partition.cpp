@@ -111,25 +111,6 @@ TEST(GraphPartition, LargeGraphTakesTheDistributedLevels) {
 // method gives the same parts and cut as with 64-bit ids, on the single-rank and the distributed
 // paths (43,700 vertices: distributed levels at np > 1), and the calls that widen a copy
 // (graph_metrics, repartition_graph, migrate_graph) give the same results too.
-// A graph with every array lent at 32 bits (ids, offsets, vertex and edge weights), as a caller
-// with int32 arrays (ParMETIS idx_t, Fortran, numpy int32) lends it: hpart reads them in place.
-struct All32 {
-  std::vector<std::int32_t> xadj, adjncy, vwgt, adjwgt;
-  hpart::Graph g;
-  explicit All32(const hpart::GraphFile& f)
-      : xadj(f.xadj.begin(), f.xadj.end()), adjncy(f.adjncy.begin(), f.adjncy.end()), vwgt(f.vwgt.begin(), f.vwgt.end()),
-        adjwgt(f.adjwgt.begin(), f.adjwgt.end()) {
-    g.vtxdist = f.vtxdist;
-    g.xadj = xadj;
-    g.adjncy32 = adjncy;
-    g.vwgt = vwgt;
-    g.adjwgt = adjwgt;
-    g.ncon = f.ncon;
-    g.coords = f.coords;
-    g.dim = f.dim;
-  }
-};
-
 TEST(GraphPartition, ThirtyTwoBitIdsAreTheSameGraph) {
   const World w;
   const hpart::Comm comm(w.comm);
@@ -143,9 +124,11 @@ TEST(GraphPartition, ThirtyTwoBitIdsAreTheSameGraph) {
   ASSERT_TRUE(narrow.narrow_ids());
   EXPECT_TRUE(narrow.adjncy.empty());
   ASSERT_EQ(narrow.adjncy32.size(), wide.adjncy.size());
-  const All32 all32(wide);
+  const hpart::testing::All32 all32(wide);
   EXPECT_TRUE(all32.g.xadj.is32());
-  if (all32.g.local_vertices() > 0) EXPECT_TRUE(all32.g.vwgt.is32() && all32.g.adjwgt.is32());
+  if (all32.g.local_vertices() > 0) {
+    EXPECT_TRUE(all32.g.vwgt.is32() && all32.g.adjwgt.is32());
+  }
   for (GraphMethod m : {GraphMethod::graph, GraphMethod::metis, GraphMethod::geometric_refine}) {
     hpart::GraphOptions opts;
     opts.parts = 13;
@@ -188,7 +171,7 @@ TEST(GraphPartition, ThirtyTwoBitIdsAreTheSameGraph) {
   hpart::GraphRepartOptions ro;
   ro.parts = 6;
   const auto ra = hpart::repartition_graph(comm, heavy_wide.view(), p.parts, ro);
-  const All32 heavy32(heavy_wide);
+  const hpart::testing::All32 heavy32(heavy_wide);
   for (const hpart::Graph& g : {heavy_narrow.view(), heavy32.g}) {
     const auto rb = hpart::repartition_graph(comm, g, p.parts, ro);
     EXPECT_EQ(ra.parts, rb.parts);
@@ -208,7 +191,7 @@ TEST(GraphPartition, ThirtyTwoBitIdsAreTheSameGraph) {
     EXPECT_EQ(ma.graph.adjwgt, mb.graph.adjwgt);
   }
   // A bad 32-bit weight or offset is the same error as at 64 bits, on every rank.
-  All32 bad(wide);
+  hpart::testing::All32 bad(wide);
   if (w.rank == w.size - 1 && !bad.adjwgt.empty()) bad.adjwgt.back() = -1;
   EXPECT_THROW(hpart::validate_graph(comm, bad.g), hpart::Error);
 }

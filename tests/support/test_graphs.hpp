@@ -37,4 +37,25 @@ inline hpart::GraphFile grid_graph(std::int64_t nx, std::int64_t ny, int rank, i
   return f;
 }
 
+// A graph with every array lent at 32 bits (ids, offsets, vertex and edge weights), as a caller
+// with int32 arrays (ParMETIS idx_t, Fortran, numpy int32) lends it: hpart reads them in place.
+struct All32 {
+  std::vector<std::int32_t> xadj, adjncy, vwgt, adjwgt;
+  Graph g;
+  explicit All32(const GraphFile& f)
+      : xadj(f.xadj.begin(), f.xadj.end()), adjncy(f.adjncy.begin(), f.adjncy.end()), vwgt(f.vwgt.begin(), f.vwgt.end()),
+        adjwgt(f.adjwgt.begin(), f.adjwgt.end()) {
+    g.vtxdist = f.vtxdist;
+    g.xadj = xadj;
+    g.adjncy32 = adjncy;
+    g.vwgt = vwgt;
+    g.adjwgt = adjwgt;
+    g.ncon = f.ncon;
+    g.coords = f.coords;
+    g.dim = f.dim;
+  }
+  All32(const All32&) = delete;  // g views the vectors above
+  All32& operator=(const All32&) = delete;
+};
+
 }  // namespace hpart::testing
