@@ -108,8 +108,10 @@ contains
     character(:), allocatable :: msg
     type(c_ptr) :: pv, pa
     logical :: contig
-    call optional_weights_i64(vwgt, adjwgt, ncon, k, nvwgt, nadjwgt, pv, pa, contig)
-    contig = contig .and. is_contiguous(vtxdist) .and. is_contiguous(xadj) .and. is_contiguous(adjncy)
+    call no_weights(ncon, k, nvwgt, nadjwgt, pv, pa)
+    contig = is_contiguous(vtxdist) .and. is_contiguous(xadj) .and. is_contiguous(adjncy)
+    call borrow(vwgt, nvwgt, pv, contig)
+    call borrow(adjwgt, nadjwgt, pa, contig)
     call graph_checks(comm, vtxdist, size(xadj, kind=c_int64_t), last_i64(xadj), size(adjncy, kind=c_int64_t), &
                       nvwgt, nadjwgt, k, code, msg)
     if (code == HPART_OK .and. .not. contig) &
@@ -133,30 +135,32 @@ contains
     call graph_create_i64_i(comm%MPI_VAL, vtxdist, xadj, adjncy, graph, vwgt, adjwgt, ncon, stat, errmsg)
   end subroutine
 
-  subroutine optional_weights_i64(vwgt, adjwgt, ncon, k, nvwgt, nadjwgt, pv, pa, contig)
-    integer(c_int64_t), intent(in), target, optional :: vwgt(:), adjwgt(:)
+  ! The defaults of the optional weights: ncon 1, lengths -1 (absent), NULL pointers.
+  subroutine no_weights(ncon, k, nvwgt, nadjwgt, pv, pa)
     integer, intent(in), optional :: ncon
     integer(c_int), intent(out) :: k
     integer(c_int64_t), intent(out) :: nvwgt, nadjwgt
     type(c_ptr), intent(out) :: pv, pa
-    logical, intent(out) :: contig
     k = 1
     if (present(ncon)) k = int(ncon, c_int)
     nvwgt = -1
     nadjwgt = -1
     pv = c_null_ptr
     pa = c_null_ptr
-    contig = .true.
-    if (present(vwgt)) then
-      nvwgt = size(vwgt)
-      pv = c_addr(vwgt)
-      contig = is_contiguous(vwgt)
-    end if
-    if (present(adjwgt)) then
-      nadjwgt = size(adjwgt)
-      pa = c_addr(adjwgt)
-      contig = contig .and. is_contiguous(adjwgt)
-    end if
+  end subroutine
+
+  ! An optional array the handle borrows, of either integer kind (assumed type and rank, Fortran
+  ! 2018): its length and address when present, and whether every borrowed array so far is
+  ! contiguous.
+  subroutine borrow(a, n, p, contig)
+    type(*), intent(in), target, optional :: a(..)
+    integer(c_int64_t), intent(inout) :: n
+    type(c_ptr), intent(inout) :: p
+    logical, intent(inout) :: contig
+    if (.not. present(a)) return
+    n = size(a, kind=c_int64_t)
+    p = c_loc(a)
+    contig = contig .and. is_contiguous(a)
   end subroutine
 
   integer(c_int64_t) function last_i64(a) result(v)
@@ -180,23 +184,10 @@ contains
     character(:), allocatable :: msg
     type(c_ptr) :: pv, pa
     logical :: contig
-    k = 1
-    if (present(ncon)) k = int(ncon, c_int)
-    nvwgt = -1
-    nadjwgt = -1
-    pv = c_null_ptr
-    pa = c_null_ptr
+    call no_weights(ncon, k, nvwgt, nadjwgt, pv, pa)
     contig = is_contiguous(vtxdist) .and. is_contiguous(xadj) .and. is_contiguous(adjncy)
-    if (present(vwgt)) then
-      nvwgt = size(vwgt)
-      pv = c_addr(vwgt)
-      contig = contig .and. is_contiguous(vwgt)
-    end if
-    if (present(adjwgt)) then
-      nadjwgt = size(adjwgt)
-      pa = c_addr(adjwgt)
-      contig = contig .and. is_contiguous(adjwgt)
-    end if
+    call borrow(vwgt, nvwgt, pv, contig)
+    call borrow(adjwgt, nadjwgt, pa, contig)
     xlast = 0
     if (size(xadj) > 0) xlast = xadj(size(xadj))
     call graph_checks(comm, int(vtxdist, c_int64_t), size(xadj, kind=c_int64_t), xlast, &

@@ -113,6 +113,7 @@ contains
     type(hpart_graph_options) :: gopts
     type(hpart_partition) :: p
     integer(c_int64_t), allocatable, target :: shifted(:), short(:), wide(:, :)
+    integer(c_int32_t), allocatable, target :: v32(:), x32(:, :), xc32(:), a32(:)
     integer(c_int32_t), allocatable :: parts(:)
     type(hpart_graph_metrics) :: gm
     ! Lengths off on the last rank only: found in Fortran, agreed, named.
@@ -128,6 +129,17 @@ contains
       call hpart_graph_create(MPI_COMM_WORLD, vtxdist, xadj, adjncy, g, stat=stat, errmsg=msg)
     end if
     call expect(HPART_ERR_INVALID_ARGUMENT, 'contiguous', 'a non-contiguous vtxdist on rank 0')
+    ! The same for 32-bit arrays (borrowed too): a strided xadj on the last rank.
+    x32 = int(spread(xadj, 1, 2), c_int32_t)
+    xc32 = int(xadj, c_int32_t)
+    v32 = int(vtxdist, c_int32_t)
+    a32 = int(adjncy, c_int32_t)
+    if (rank == nranks - 1) then
+      call hpart_graph_create(MPI_COMM_WORLD, v32, x32(2, :), a32, g, stat=stat, errmsg=msg)
+    else
+      call hpart_graph_create(MPI_COMM_WORLD, v32, xc32, a32, g, stat=stat, errmsg=msg)
+    end if
+    call expect(HPART_ERR_INVALID_ARGUMENT, 'contiguous', 'a non-contiguous 32-bit xadj on the last rank')
     ! vtxdist that disagrees: the last rank's is shifted by one past its first value (its own
     ! block keeps its length, so only the comparison over ranks can find it).
     shifted = vtxdist
