@@ -27,7 +27,7 @@ The rule, per (case, method), with P the rank counts both runs measured:
           are permuted within each P (never across P), d recomputed; exact enumeration of all
           relabellings when there are at most EXACT_LIMIT of them, else N_PERM random ones with a
           fixed seed (p = (1 + #{d_perm >= d}) / (1 + N_PERM), so p >= 1/(1 + N_PERM)).
-    regression when  p < alpha  AND  exp(d) > 1 + min_effect          (defaults 0.01, 0.10)
+    regression when  p < alpha  AND  exp(d) > 1 + min_effect          (defaults 0.005, 0.10)
 
 and, so that a slowdown confined to the largest P is not averaged away, per P:
 
@@ -44,7 +44,7 @@ drift that the floor does not cancel (the permutation test cannot see that drift
 all rounds of one run), and states the smallest slowdown the suite promises to see. Both are options:
 measure the false-alarm rate and the power on the machine with `hpart-scaling calibrate` and tune.
 Note the per-P test's floor: with r rounds in each run the smallest p it can reach is 1/C(2r, r)
-(1/252 for 5 rounds, 1/924 for 6, 1/3432 for 7), so alpha/len(P) = 0.01/5 = 0.002 needs at least 6
+(1/252 for 5 rounds, 1/924 for 6, 1/3432 for 7), so alpha/len(P) = 0.005/5 = 0.001 needs at least 6
 rounds per run (`--rounds`, or `--passes` which appends rounds); with fewer, only the pooled rule
 can fire, and the report says "per-P test cannot reach ..." .
 
@@ -66,7 +66,7 @@ SEED = 20240524
 
 @dataclass
 class RuleOptions:
-    alpha: float = 0.01
+    alpha: float = 0.005  # with 6 launches a side: docs/scaling.md, "Measured false-alarm rate and power"
     min_effect: float = 0.10
     per_p_effect: float = 2.0
     use_floor: bool = True  # normalise by the floor where both runs have one (else raw times)
