@@ -17,7 +17,7 @@ def run(tmp_path, *extra, env=None, out="out"):
     extra = extra[len(command):] if command == ["check"] else extra
     cmd = [LAUNCHER, *command, "--mpirun", FAKE_MPIRUN, "--worker", FAKE_WORKER, "--ranks", "1,2,4",
            "--size", "ci", "--rounds", "3", "--machine-class", "test", "--out", str(tmp_path / out),
-           "--mode", "strong", "--passes", "1", *extra]  # the defaults are both and 4: a later option wins
+           "--mode", "strong", "--passes", "1", *extra]  # the defaults are both and 6: a later option wins
     return subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, **(env or {})))
 
 
