@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "hpart/graph.hpp"
@@ -34,6 +35,19 @@ void write_converted(const detail::MpiFile& file, FileOffset offset, std::span<c
 template <class T>
 void write_raw(const detail::MpiFile& file, FileOffset offset, std::span<const T> values) {
   file.write_at(static_cast<long long>(offset), reinterpret_cast<const char*>(values.data()), values.size_bytes());
+}
+
+// Values written at the file's width T: in one write when the graph holds them at T, else
+// converted piece by piece.
+template <class T>
+void write_at_width(const detail::MpiFile& file, FileOffset offset, IntSpan values) {
+  if constexpr (std::is_same_v<T, std::int32_t>) {
+    if (values.is32()) write_raw(file, offset, values.as32());
+    else write_converted<T>(file, offset, values.as64(), 0);
+  } else {
+    if (!values.is32()) write_raw(file, offset, values.as64());
+    else write_converted<T>(file, offset, values.as32(), 0);
+  }
 }
 
 }  // namespace
@@ -78,16 +92,11 @@ void write_graph_binary(const Comm& comm, const std::string& path, const Graph& 
     const auto E = static_cast<std::size_t>(entries);
     const IntSpan ids = g.adjncy32.empty() ? IntSpan(g.adjncy.first(E)) : IntSpan(g.adjncy32.first(E));
     const FileOffset ids_at = at.adjncy + static_cast<FileOffset>(h.id_bytes) * static_cast<FileOffset>(e0);
-    ids.visit([&](auto s) {
-      if (h.id_bytes == 4) write_converted<std::int32_t>(file, ids_at, s, 0);
-      else write_converted<std::int64_t>(file, ids_at, s, 0);
-    });
-    // The file holds 64-bit weights: 32-bit ones are widened piece by piece as they are written.
-    const auto weights = [&](FileOffset offset, IntSpan w) {
-      w.visit([&](auto s) { write_converted<std::int64_t>(file, offset, s, 0); });
-    };
-    if (!g.vwgt.empty()) weights(at.vwgt + 8 * first * ncon, g.vwgt);
-    if (!g.adjwgt.empty()) weights(at.adjwgt + 8 * static_cast<FileOffset>(e0), g.adjwgt);
+    if (h.id_bytes == 4) write_at_width<std::int32_t>(file, ids_at, ids);
+    else write_at_width<std::int64_t>(file, ids_at, ids);
+    // The file holds 64-bit weights.
+    if (!g.vwgt.empty()) write_at_width<std::int64_t>(file, at.vwgt + 8 * first * ncon, g.vwgt);
+    if (!g.adjwgt.empty()) write_at_width<std::int64_t>(file, at.adjwgt + 8 * static_cast<FileOffset>(e0), g.adjwgt);
     if (!vsize.empty()) write_raw(file, at.vsize + 8 * first, vsize);
     if (g.dim > 0) write_raw(file, at.coords + 8 * first * static_cast<FileOffset>(g.dim), g.coords);
   } catch (const Error& e) {
