@@ -14,7 +14,7 @@ static_assert(HPART_GRAPH_MULTILEVEL == static_cast<int>(hpart::GraphMethod::gra
 
 namespace {
 
-bool method_ok(int m) { return m >= HPART_GRAPH_MULTILEVEL && m <= HPART_GRAPH_GEOMETRIC_REFINE; }
+bool graph_method_ok(int m) { return m >= HPART_GRAPH_MULTILEVEL && m <= HPART_GRAPH_GEOMETRIC_REFINE; }
 
 // This rank's lengths from the arrays (n: local vertices, m: adjacency entries), checked so that
 // reading them stays inside what the caller declared.
@@ -132,7 +132,7 @@ hpart_status hpart_partition_graph(MPI_Comm comm, const hpart_graph* graph, cons
     check.need(out != nullptr, "out is NULL").handle(graph, Kind::graph, "graph");
     check.sized(opts, "opts", "hpart_graph_options_init");
     if (opts && opts->size == sizeof(*opts))
-      check.need(method_ok(opts->method), "opts->method is " + std::to_string(opts->method) + ", out of range");
+      check.need(graph_method_ok(opts->method), "opts->method is " + std::to_string(opts->method) + ", out of range");
     const hpart::Comm c = check.agreed(comm);
     hpart::GraphOptions o;
     o.parts = opts->parts;
@@ -153,8 +153,8 @@ hpart_status hpart_partition_graph_hierarchical(MPI_Comm comm, const hpart_graph
     check.need(out != nullptr, "out is NULL").handle(graph, Kind::graph, "graph");
     check.sized(opts, "opts", "hpart_hier_graph_options_init");
     if (opts && opts->size == sizeof(*opts))
-      check.need(method_ok(opts->node_method), "opts->node_method is " + std::to_string(opts->node_method) + ", out of range")
-          .need(method_ok(opts->rank_method), "opts->rank_method is " + std::to_string(opts->rank_method) + ", out of range");
+      check.need(graph_method_ok(opts->node_method), "opts->node_method is " + std::to_string(opts->node_method) + ", out of range")
+          .need(graph_method_ok(opts->rank_method), "opts->rank_method is " + std::to_string(opts->rank_method) + ", out of range");
     const hpart::Comm c = check.agreed(comm);
     const hpart::Topology topo = hpart::detect_topology(c, opts->topology ? opts->topology : "");
     hpart::HierGraphOptions o;

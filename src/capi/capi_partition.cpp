@@ -28,7 +28,7 @@ static_assert(static_cast<int>(HPART_ERR_INTERNAL) == static_cast<int>(hpart::Er
 namespace {
 
 bool curve_ok(int c) { return c == HPART_CURVE_HILBERT || c == HPART_CURVE_MORTON; }
-bool method_ok(int m) { return m >= HPART_GRID_SFC && m <= HPART_GRID_UNIFORM; }
+bool grid_method_ok(int m) { return m >= HPART_GRID_SFC && m <= HPART_GRID_UNIFORM; }
 
 std::string bad_value(const char* name, int v) { return std::string(name) + " is " + std::to_string(v) + ", out of range"; }
 
@@ -115,7 +115,7 @@ hpart_status hpart_partition_grid(MPI_Comm comm, const hpart_grid* grid, const h
     check.sized(opts, "opts", "hpart_grid_options_init");
     if (opts && opts->size == sizeof(*opts))
       check.need(curve_ok(opts->curve), bad_value("opts->curve", opts->curve))
-          .need(method_ok(opts->method), bad_value("opts->method", opts->method));
+          .need(grid_method_ok(opts->method), bad_value("opts->method", opts->method));
     const hpart::Comm c = check.agreed(comm);
     hpart::GridOptions o;
     o.parts = opts->parts;
@@ -140,8 +140,8 @@ hpart_status hpart_partition_grid_hierarchical(MPI_Comm comm, const hpart_grid* 
     if (opts && opts->size == sizeof(*opts))
       check.need(opts->node_cut >= HPART_NODE_CUT_STAIRCASE && opts->node_cut <= HPART_NODE_CUT_GRAPH,
                  bad_value("opts->node_cut", opts->node_cut))
-          .need(method_ok(opts->node_method), bad_value("opts->node_method", opts->node_method))
-          .need(method_ok(opts->rank_method), bad_value("opts->rank_method", opts->rank_method));
+          .need(grid_method_ok(opts->node_method), bad_value("opts->node_method", opts->node_method))
+          .need(grid_method_ok(opts->rank_method), bad_value("opts->rank_method", opts->rank_method));
     const hpart::Comm c = check.agreed(comm);
     const hpart::Topology topo = hpart::detect_topology(c, opts->topology ? opts->topology : "");
     hpart::HierGridOptions o;

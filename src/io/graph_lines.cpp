@@ -2,13 +2,12 @@
 
 #include <climits>
 
+#include "io/reader_memory.hpp"
 #include "io/text_tokens.hpp"
 #include "io/vertex_scan.hpp"
 
 namespace hpart::detail {
 namespace {
-
-constexpr std::int64_t kMaxCount = std::int64_t{1} << 62;  // n and m: 2m and 1-based ids never overflow
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
@@ -72,8 +71,8 @@ std::string parse_graph_header(std::string_view line, GraphDialect dialect, Grap
   std::int64_t ncon = 1;
   if (!(why = parse_integer(tok[0], h.vertices)).empty()) return "vertex count n: " + why;
   if (!(why = parse_integer(tok[1], h.edges)).empty()) return "edge count m: " + why;
-  if (h.vertices < 0 || h.vertices > kMaxCount) return "vertex count n = " + str(h.vertices) + " must be in [0, 2^62]";
-  if (h.edges < 0 || h.edges > kMaxCount) return "edge count m = " + str(h.edges) + " must be in [0, 2^62]";
+  if (h.vertices < 0 || h.vertices > kMaxFileCount) return "vertex count n = " + str(h.vertices) + " must be in [0, 2^62]";
+  if (h.edges < 0 || h.edges > kMaxFileCount) return "edge count m = " + str(h.edges) + " must be in [0, 2^62]";
   if (count >= 3 && !(why = parse_fmt(tok[2], dialect, h)).empty()) return why;
   if (count == 4) {
     if (!(why = parse_integer(tok[3], ncon)).empty()) return "ncon: " + why;

@@ -3,12 +3,11 @@
 #include <charconv>
 #include <cstdint>
 
+#include "io/reader_memory.hpp"
 #include "io/text_tokens.hpp"
 
 namespace hpart::detail {
 namespace {
-
-constexpr gid_t kMaxCount = gid_t{1} << 62;
 
 // MatrixMarket banner words are case-insensitive.
 bool same_word(std::string_view a, std::string_view b) {
@@ -62,7 +61,7 @@ std::string parse_matrix_market_size(std::string_view line, MatrixMarketSize& si
     if (!tokens.next(tok)) return "the size line must be 'rows cols nnz'";
     const std::string why = parse_integer(tok, v[k]);
     if (!why.empty()) return std::string(names[k]) + ": " + why;
-    if (v[k] < 0 || v[k] > kMaxCount) return std::string(names[k]) + " = " + std::to_string(v[k]) + " must be in [0, 2^62]";
+    if (v[k] < 0 || v[k] > kMaxFileCount) return std::string(names[k]) + " = " + std::to_string(v[k]) + " must be in [0, 2^62]";
   }
   if (!tokens.done()) return "the size line must be 'rows cols nnz' (3 values)";
   if (v[0] != v[1])

@@ -16,14 +16,14 @@
 #include "io/binary_graph_layout.hpp"
 #include "io/huge_pages.hpp"
 #include "io/mpi_file.hpp"
+#include "io/reader_memory.hpp"
 
 namespace hpart {
 namespace {
 
 using detail::BinaryGraphHeader;
 using detail::FileOffset;
-
-constexpr std::int64_t kMaxCount = std::int64_t{1} << 62;
+using detail::kMaxFileCount;
 
 template <class T>
 std::string str(T v) {
@@ -43,8 +43,8 @@ std::string check_header(const BinaryGraphHeader& h, long long file_size) {
   if (h.version != detail::kBinaryGraphVersion)
     return "unsupported version " + str(static_cast<long long>(h.version)) + " (this hpart reads version " +
            str(static_cast<long long>(detail::kBinaryGraphVersion)) + ")";
-  if (h.vertices < 0 || h.vertices > kMaxCount) return "vertex count N = " + str(h.vertices) + " must be in [0, 2^62]";
-  if (h.edges < 0 || h.edges > kMaxCount) return "edge count M = " + str(h.edges) + " must be in [0, 2^62]";
+  if (h.vertices < 0 || h.vertices > kMaxFileCount) return "vertex count N = " + str(h.vertices) + " must be in [0, 2^62]";
+  if (h.edges < 0 || h.edges > kMaxFileCount) return "edge count M = " + str(h.edges) + " must be in [0, 2^62]";
   if (h.ncon < 1) return "ncon = " + str(h.ncon) + " must be >= 1";
   if ((h.flags & ~15U) != 0) return "unknown flags " + str(static_cast<long long>(h.flags));
   if (h.id_bytes != 8 && (h.id_bytes != 4 || h.vertices > INT32_MAX))
