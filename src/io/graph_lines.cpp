@@ -2,7 +2,7 @@
 
 #include <climits>
 
-#include "io/reader_memory.hpp"
+#include "io/file_limits.hpp"
 #include "io/text_tokens.hpp"
 #include "io/vertex_scan.hpp"
 

@@ -3,7 +3,7 @@
 #include <charconv>
 #include <cstdint>
 
-#include "io/reader_memory.hpp"
+#include "io/file_limits.hpp"
 #include "io/text_tokens.hpp"
 
 namespace hpart::detail {

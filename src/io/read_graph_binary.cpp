@@ -14,9 +14,9 @@
 #include "core/vertex_blocks.hpp"
 #include "hpart/graph_io.hpp"
 #include "io/binary_graph_layout.hpp"
+#include "io/file_limits.hpp"
 #include "io/huge_pages.hpp"
 #include "io/mpi_file.hpp"
-#include "io/reader_memory.hpp"
 
 namespace hpart {
 namespace {

@@ -12,10 +12,6 @@
 
 namespace hpart::detail {
 
-// The largest vertex or edge count a graph file may declare (every format): 2m and 1-based ids
-// then never overflow 64 bits.
-inline constexpr gid_t kMaxFileCount = gid_t{1} << 62;
-
 // Runs `parse()`; running out of memory there becomes a verdict naming the file.
 template <class Parse>
 std::string parse_within_memory(const std::string& path, std::size_t text_bytes, Parse&& parse) {
