@@ -121,8 +121,9 @@ void add_partition(CLI::App& app, hpart_cli::PartitionArgs& a) {
       ->check(CLI::Range(0LL, 2147483647LL));
   cmd->add_option("-P,--preset", a.preset,
                   "graphs, method graph, as KaMinPar's -P: fast (a smaller coarsest graph, fewer and shorter FM "
-                  "passes: a little cheaper, a few % more cut), default, or strong (a second run coarsened by "
-                  "clustering, more METIS tries, longer FM, V-cycles: 2-15% less cut for several times the time)")
+                  "passes: a little cheaper, a few % more cut), default (coarsened by label-propagation clustering), or "
+                  "strong (a second run coarsened by heavy-edge matching, more METIS tries, longer FM, V-cycles: "
+                  "less cut for several times the time)")
       ->check(CLI::IsMember({"fast", "default", "standard", "strong"}));
   cmd->add_option("--drift", a.drift,
                   "graphs: then STEPS steps of a load that drifts along the vertex ids (1 + 4 x a Gaussian of width 0.1 "

@@ -98,6 +98,7 @@ graphk::MultilevelOptions kernel_options(const GraphOptions& opts, bool validate
   mo.fm_horizon = opts.effort.fm_horizon;
   mo.vcycles = opts.effort.vcycles;
   mo.cluster_rounds = opts.effort.cluster_rounds;
+  mo.coarsenings = opts.effort.coarsenings;
   return mo;
 }
 

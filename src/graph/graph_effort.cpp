@@ -19,6 +19,7 @@ constexpr Field kFields[] = {
     {&GraphEffort::refine_rounds, 1, 20, {"GraphOptions::effort.refine_rounds", "HierGraphOptions::effort.refine_rounds"}},
     {&GraphEffort::cluster_rounds, 0, 20,
      {"GraphOptions::effort.cluster_rounds", "HierGraphOptions::effort.cluster_rounds"}},
+    {&GraphEffort::coarsenings, 1, 2, {"GraphOptions::effort.coarsenings", "HierGraphOptions::effort.coarsenings"}},
 };
 
 }  // namespace

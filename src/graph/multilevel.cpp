@@ -1,7 +1,8 @@
 // hpart's multilevel k-way graph partitioner (see multilevel.hpp). The scheme is METIS's, with a
 // stronger refinement:
-//  1. coarsen by heavy-edge matching (rating w^2 / (size u * size v)) until about
-//     max(60 k, 2000) vertices remain, or a step shrinks the graph by less than 15%;
+//  1. coarsen by size-constrained label propagation clustering (or, cluster_rounds 0, by
+//     heavy-edge matching, rating w^2 / (size u * size v)) until about max(60 k, 2000)
+//     vertices remain, or a step shrinks the graph by less than 15%;
 //  2. partition the coarsest graph with METIS (recursive bisection, the best of two cuts);
 //  3. on the way back up, project and refine every level: rebalance where a bound is broken,
 //     fill empty parts, then k-way FM passes over the boundary (negative-gain moves allowed and
@@ -10,6 +11,11 @@
 //     every coarse level's too, and refine on the way up: the coarse levels' FM moves whole
 //     clusters, which the finest level's single-vertex moves cannot. The best result is kept.
 // The numbers above (60 per part, two tries, FM passes) are the standard effort's; opts sets them.
+// Why clustering is the default coarsening: its first level is ~5x smaller than matching's (a
+// matching at best halves the vertices and keeps ~90% of a mesh's edges), so the levels take
+// ~half the memory (grid3d: peak 446 -> ~255 MB), and its clusters follow dense regions, which
+// random geometric graphs reward (rgg2d: 11% less cut; grid3d within 3% either way; the shared
+// graphs 0.3% less), at about the same speed with 3 rounds (docs/benchmarks.md, "Coarsening by clustering").
 // Matching runs in fixed blocks of vertices, contraction, projection and the evaluation of
 // boundary vertices per vertex in parallel; the moves are sequential and seeded by opts.seed,
 // so the partition is the same for any thread count.
@@ -39,6 +45,9 @@ namespace {
 // 2000 vertices (what fewer than 34 parts get); other efforts scale the floor alike.
 constexpr std::int32_t kCoarsenMin = 2000;
 constexpr std::int32_t kCoarsenMinParts = 60;  // (the per-part count kCoarsenMin belongs to)
+// The clustering rounds of a second run where the first matched (coarsenings 2, cluster_rounds 0):
+// the standard effort's.
+constexpr int kOtherClusterRounds = 3;
 // A step that keeps more than this fraction of the vertices ends the coarsening.
 constexpr double kMinShrink = 0.85;
 // METIS's tolerance on the coarsest graph, as a fraction of the caller's. With one constraint
@@ -80,6 +89,7 @@ void check_options(const MultilevelOptions& o, const char* caller) {
   in("fm_horizon", o.fm_horizon, 0, 100000000);
   in("vcycles", o.vcycles, 0, 20);
   in("cluster_rounds", o.cluster_rounds, 0, 20);
+  in("coarsenings", o.coarsenings, 1, 2);
 }
 
 // The graph as the kernels see it. Empty vwgt / adjwgt mean unit weights, and vertex weights
@@ -329,14 +339,15 @@ std::vector<part_t> multilevel_partition(const GraphView& graph, const Multileve
   if (fine.n <= k) return pack_vertices(fine, bal);
   const RefineParams params = refine_params(opts);
 
-  // 1-3, by matching; with cluster_rounds, again by clustering, keeping the better.
-  std::vector<part_t> part = multilevel_cycle(fine, bal, opts, params, 0);
-  int coarsening = 0;  // the better one's: the V-cycles coarsen alike
-  if (opts.cluster_rounds > 0) {
-    std::vector<part_t> other = multilevel_cycle(fine, bal, opts, params, opts.cluster_rounds);
+  // 1-3 with the options' coarsening; with coarsenings 2, again with the other, keeping the better.
+  int coarsening = opts.cluster_rounds;  // the better run's: the V-cycles coarsen alike
+  std::vector<part_t> part = multilevel_cycle(fine, bal, opts, params, coarsening);
+  if (opts.coarsenings > 1) {
+    const int other_rounds = opts.cluster_rounds > 0 ? 0 : kOtherClusterRounds;
+    std::vector<part_t> other = multilevel_cycle(fine, bal, opts, params, other_rounds);
     if (quality(fine, bal, opts.imbalance, other) < quality(fine, bal, opts.imbalance, part)) {
       part.swap(other);
-      coarsening = opts.cluster_rounds;
+      coarsening = other_rounds;
     }
   }
 

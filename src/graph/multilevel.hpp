@@ -26,14 +26,16 @@ struct MultilevelOptions {
   // The effort (hpart::GraphEffort's fields, which say what each does; the defaults are the
   // standard preset's): coarsest graph of about max(coarsest_per_part x parts, 2000 x
   // coarsest_per_part / 60) vertices, METIS's tries there, FM passes per level and their horizon
-  // (0: by size), V-cycles, and (cluster_rounds > 0) a second run coarsened by label
-  // propagation clustering, the better of the two kept.
+  // (0: by size), V-cycles, the coarsening (cluster_rounds > 0: label propagation clustering
+  // with that many rounds per level; 0: heavy-edge matching) and, with coarsenings 2, a second
+  // run coarsened the other way, the better of the two kept.
   int coarsest_per_part = 60;
   int initial_tries = 2;
   int fm_passes = 4;
   std::int64_t fm_horizon = 0;
   int vcycles = 0;
-  int cluster_rounds = 0;
+  int cluster_rounds = 3;
+  int coarsenings = 1;
   // The caller has validated the graph (ids in range, no self-loops, weights > 0: validate_graph
   // does it for partition_graph): the kernel's own pass over every edge is skipped.
   bool validated = false;

@@ -120,7 +120,7 @@ GraphOptions GraphOptions::preset(Preset p, int parts) {
     e.fm_horizon = 5000;
     e.vcycles = 3;
     e.refine_rounds = 3;
-    e.cluster_rounds = 5;
+    e.coarsenings = 2;
   }
   return o;
 }

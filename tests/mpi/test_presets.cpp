@@ -132,7 +132,7 @@ TEST(Presets, GraphsValid) {
   EXPECT_EQ(fast.effort.initial_tries, 1);
   EXPECT_GT(strong.effort.fm_passes, standard.effort.fm_passes);
   EXPECT_GT(strong.effort.vcycles, 0);
-  EXPECT_GT(strong.effort.cluster_rounds, 0);
+  EXPECT_EQ(strong.effort.coarsenings, 2);
   EXPECT_GT(strong.effort.refine_rounds, 1);
 }
 

@@ -90,7 +90,10 @@ void drifting_hotspot(MPI_Comm handle) {
     scratch_total += scratch;
     parts = r.parts;
   }
-  EXPECT_LT(incremental_total, 0.5 * scratch_total);
+  // Measured at np 1-4: 0.54-0.55 (incremental ~6450-6540 against fresh ~11850-12040). The fresh
+  // partitions coarsened by matching moved more under the drift (~15400-15650; ratio 0.40), those
+  // of clustering (the default since 2026-12-07) are steadier, so the bound is 0.6.
+  EXPECT_LT(incremental_total, 0.6 * scratch_total);
 }
 
 TEST(GraphRepart, DriftingHotspotMovesLittleAndBalances) { drifting_hotspot(MPI_COMM_WORLD); }

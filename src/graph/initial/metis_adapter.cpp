@@ -31,7 +31,11 @@ MetisResult run_metis(MetisProblem& p) {
 
 std::vector<idx_t> metis_weights(std::span<const std::int64_t> w, std::size_t stride, std::size_t c, double total,
                                  idx_t floor_value) {
-  const double s = total > kMetisWeightLimit ? kMetisWeightLimit / total : 1.0;
+  // A power of two: weights that are a common multiple of others (every weight x 2^28) scale to
+  // exactly the same ratios, so METIS sees the same graph up to a factor and cuts it alike; at
+  // most one bit of the range is given up (the total lands in (limit / 2, limit]).
+  double s = 1.0;
+  while (total * s > kMetisWeightLimit) s *= 0.5;
   std::vector<idx_t> out(w.size() / stride);
   for (std::size_t i = 0; i < out.size(); ++i) {
     const double x = static_cast<double>(w[i * stride + c]) * s;
