@@ -120,7 +120,7 @@ std::vector<part_t> distributed_multilevel(const Comm& comm, const Graph& g, con
   while (levels.back().vtxdist.back() > limit && levels.size() < 24) {
     BlockLevel coarse;
     const std::uint64_t seed = static_cast<std::uint64_t>(opts.seed) * 1000003ULL + 7919ULL * static_cast<std::uint64_t>(comm.rank()) + levels.size();
-    if (!coarsen_block(comm, levels.back(), max_cluster, seed, coarse, narrow)) break;
+    if (!coarsen_block(comm, levels.back(), max_cluster, seed, coarse, narrow, opts.effort.cluster_rounds)) break;
     levels.push_back(std::move(coarse));
   }
   const double coarsen_s = clock.seconds();

@@ -119,7 +119,7 @@ BlockLevel finest_block(const Comm& comm, const Graph& g) {
 }
 
 bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, std::uint64_t seed, BlockLevel& coarse,
-                   bool narrow) {
+                   bool narrow, int cluster_rounds) {
   const detail::Stopwatch clock;
   const std::int32_t n = fine.n, gh = fine.ghosts();
   const auto nc = static_cast<std::size_t>(fine.graph.ncon);
@@ -134,7 +134,7 @@ bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, 
   C.xadj.assign(1, 0);
   // The coarse ghost rows (appended below) have at most as many entries as the fine ones.
   const auto spare = static_cast<std::size_t>(fine.graph.xadj.back() - fine.graph.xadj[static_cast<std::size_t>(n)]);
-  if (n + gh > 0) C = graphk::coarsen_once(view, cap, seed, spare, narrow);
+  if (n + gh > 0) C = graphk::coarsen_once(view, cap, seed, spare, narrow, {}, cluster_rounds);
   const std::int32_t cn = C.n - gh;
   const double match_s = clock.seconds();
   std::string problem;

@@ -37,11 +37,12 @@ struct BlockLevel {
 // Collective: the input graph's block (valid graph) and its ghost plan.
 BlockLevel finest_block(const Comm& comm, const Graph& g);
 
-// Collective: the next coarser level by the kernel's heavy-edge matching of each block (cluster
-// weight <= max_weight per constraint). False (coarse untouched) when the graph as a whole
-// shrinks by less than 10%. narrow: the coarse edge weights in 32 bits (the caller guarantees
-// that the graph's edge weights sum below 2^31 over all ranks, the same on every rank).
+// Collective: the next coarser level by the kernel's coarsening of each block (cluster_rounds > 0:
+// label propagation clustering, 0: heavy-edge matching; cluster weight <= max_weight per
+// constraint). False (coarse untouched) when the graph as a whole shrinks by less than 10%.
+// narrow: the coarse edge weights in 32 bits (the caller guarantees that the graph's edge
+// weights sum below 2^31 over all ranks, the same on every rank).
 bool coarsen_block(const Comm& comm, BlockLevel& fine, std::int64_t max_weight, std::uint64_t seed, BlockLevel& coarse,
-                   bool narrow = false);
+                   bool narrow = false, int cluster_rounds = 0);
 
 }  // namespace hpart::graph
