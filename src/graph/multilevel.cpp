@@ -45,11 +45,6 @@ namespace {
 // 2000 vertices (what fewer than 34 parts get); other efforts scale the floor alike.
 constexpr std::int32_t kCoarsenMin = 2000;
 constexpr std::int32_t kCoarsenMinParts = 60;  // (the per-part count kCoarsenMin belongs to)
-// The clustering rounds of a second run where the first matched (coarsenings 2, cluster_rounds 0):
-// the standard effort's.
-constexpr int kOtherClusterRounds = 3;
-// A step that keeps more than this fraction of the vertices ends the coarsening.
-constexpr double kMinShrink = 0.85;
 // METIS's tolerance on the coarsest graph, as a fraction of the caller's. With one constraint
 // the caller's own: half of it gives the projected parts more room, but METIS cuts worse (2%
 // more cut on the shared graphs in geometric mean, 20% on add20 at k = 64). With several,
@@ -343,7 +338,8 @@ std::vector<part_t> multilevel_partition(const GraphView& graph, const Multileve
   int coarsening = opts.cluster_rounds;  // the better run's: the V-cycles coarsen alike
   std::vector<part_t> part = multilevel_cycle(fine, bal, opts, params, coarsening);
   if (opts.coarsenings > 1) {
-    const int other_rounds = opts.cluster_rounds > 0 ? 0 : kOtherClusterRounds;
+    // Where the first run matched, the second clusters with the standard effort's rounds.
+    const int other_rounds = opts.cluster_rounds > 0 ? 0 : MultilevelOptions{}.cluster_rounds;
     std::vector<part_t> other = multilevel_cycle(fine, bal, opts, params, other_rounds);
     if (quality(fine, bal, opts.imbalance, other) < quality(fine, bal, opts.imbalance, part)) {
       part.swap(other);

@@ -311,8 +311,6 @@ void contract_rows(const GraphView& g, const Clusters& cl, CoarseLevel& c, W* wg
 // 4.7 s against 2.1 s, the same cut); windows keep the input's locality, and their size is a
 // constant, so the order does not depend on the thread count.
 constexpr std::int32_t kClusterWindow = 1 << 14;
-// A clustering that keeps more than this fraction of the vertices counts as stalled.
-constexpr double kClusterStall = 0.85;
 
 std::vector<std::int32_t> cluster_order(std::int32_t n, Rng& rng) {
   std::vector<std::int32_t> order(static_cast<std::size_t>(n));
@@ -445,7 +443,7 @@ CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_v
   // Clustering stalls where vertices have no neighbour they may join (a distributed block whose
   // edges all lead to other ranks' ghosts, the leaves of a star); matching still pairs vertices
   // that share a neighbour there, so such a level is matched instead.
-  if (cluster_rounds <= 0 || static_cast<double>(cl.n) > kClusterStall * static_cast<double>(n)) {
+  if (cluster_rounds <= 0 || static_cast<double>(cl.n) > kMinShrink * static_cast<double>(n)) {
     Matcher m{g, max_vwgt, part, HugeVector<std::int32_t>(static_cast<std::size_t>(n), kUnmatched), {}};
     m.compute_sizes();
     const std::int32_t blocks = (n + kBlock - 1) / kBlock;

@@ -38,6 +38,10 @@ struct CoarseLevel {
   }
 };
 
+// A coarsening step that keeps more than this fraction of the vertices has stalled: the
+// multilevel loop stops there, and coarsen_once matches a level whose clustering stalled.
+constexpr double kMinShrink = 0.85;
+
 // One coarsening step. Pairs whose summed weight would exceed max_vwgt (per constraint) are not
 // matched, so that no coarse vertex becomes too heavy to balance. The matching runs in fixed
 // blocks of vertices in parallel, then sequentially over what is left; the contraction builds
@@ -50,7 +54,8 @@ struct CoarseLevel {
 // every coarse weight); else in adjwgt. part (empty, or one per vertex): only vertices of the
 // same part are matched, so that every coarse vertex lies in one part (a V-cycle's coarsening).
 // cluster_rounds > 0: size-constrained label propagation clustering (that many rounds at most)
-// instead of matching: clusters of any size up to max_vwgt (ml_coarsen.cpp says when it pays).
+// instead of matching: clusters of any size up to max_vwgt (ml_coarsen.cpp says when it pays);
+// a clustering that keeps more than kMinShrink of the vertices is replaced by a matching.
 CoarseLevel coarsen_once(const GraphView& g, std::span<const std::int64_t> max_vwgt, std::uint64_t seed,
                          std::size_t spare = 0, bool narrow = false, std::span<const part_t> part = {},
                          int cluster_rounds = 0);
