@@ -5,7 +5,7 @@
 // received into the tensor itself through an MPI vector datatype. hpart methods: "halo" (the
 // defaults: HaloTransfer::automatic, padding zeroed when it may have been written: never here),
 // "halo_assume_zero_padding", "halo_pack", "halo_direct_runs", "halo_pack_runs",
-// "halo_direct_datatype" (the transfer forced) and "halo_zero_always" (padding zeroed on every
+// "halo_direct_datatype", "halo_shared_memory" (the transfer forced) and "halo_zero_always" (padding zeroed on every
 // exchange). time_s is per exchange: the median over reps of the mean of kExchangesPerCall
 // exchanges, each timed call preceded by one untimed exchange of the same method (so no method
 // pays for the caches and TLB another left behind: the zeroing variant walks 2048 rows). The
@@ -83,6 +83,7 @@ void run_halo2d_case(const hpart::Comm& comm, const TensorSuiteConfig& cfg, Reco
   variants.push_back({"halo_direct_runs", {ht::Padding::assume_zero, ht::HaloTransfer::direct_runs}});
   variants.push_back({"halo_pack_runs", {ht::Padding::assume_zero, ht::HaloTransfer::pack_runs}});
   variants.push_back({"halo_direct_datatype", {ht::Padding::assume_zero, ht::HaloTransfer::direct_datatype}});
+  variants.push_back({"halo_shared_memory", {ht::Padding::assume_zero, ht::HaloTransfer::shared_memory}});
   variants.push_back({"halo_zero_always", {ht::Padding::zero_always, ht::HaloTransfer::automatic}});
   if (run_hpart) {
     x = ht::ShardTensor<float>(layout, ht::Halo::uniform(1), "halo2d");

@@ -111,6 +111,7 @@ ht::HaloTransfer transfer_of(const std::string& s) {
   if (s == "pack_runs") return ht::HaloTransfer::pack_runs;
   if (s == "direct_datatype") return ht::HaloTransfer::direct_datatype;
   if (s == "direct_runs") return ht::HaloTransfer::direct_runs;
+  if (s == "shared_memory") return ht::HaloTransfer::shared_memory;
   throw Error(ErrorCode::invalid_argument, "hpart.torch: unknown halo transfer '" + s + "'");
 }
 const char* transfer_name(ht::HaloTransfer t) {
@@ -120,6 +121,7 @@ const char* transfer_name(ht::HaloTransfer t) {
     case ht::HaloTransfer::pack_runs: return "pack_runs";
     case ht::HaloTransfer::direct_datatype: return "direct_datatype";
     case ht::HaloTransfer::direct_runs: return "direct_runs";
+    case ht::HaloTransfer::shared_memory: return "shared_memory";
   }
   return "?";
 }

@@ -97,7 +97,7 @@ bool agree_halo_exchange(const ShardLayout& layout, const HaloOptions& options, 
   const auto padding = static_cast<int>(options.padding), transfer = static_cast<int>(options.transfer);
   if (padding < static_cast<int>(Padding::zero_each_exchange) || padding > static_cast<int>(Padding::zero_always))
     problem = "HaloOptions: padding " + std::to_string(padding) + " is not a Padding";
-  else if (transfer < static_cast<int>(HaloTransfer::automatic) || transfer > static_cast<int>(HaloTransfer::pack_runs))
+  else if (transfer < static_cast<int>(HaloTransfer::automatic) || transfer > static_cast<int>(HaloTransfer::shared_memory))
     problem = "HaloOptions: transfer " + std::to_string(transfer) + " is not a HaloTransfer";
   else
     problem = hpart::detail::check_memory(buffer_bytes, "a halo exchange plan for " + layout.shape().str(),

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "hpart/tensor/impl/halo_routes.hpp"
+#include "hpart/tensor/impl/shared_mailboxes.hpp"
 #include "hpart/tensor/shard_tensor.hpp"
 
 namespace hpart::tensor {
@@ -84,10 +85,12 @@ enum class Padding {
 // `automatic` measures.
 enum class HaloTransfer {
   // Measured: the first forward exchanges of the plan try each candidate policy, kTuneExchanges
-  // each (the last one timed), and keep the one whose slowest rank was fastest. Candidates: the
+  // each (the first to warm up, the fastest of the others timed), and keep the one whose slowest
+  // rank was fastest. Candidates: the
   // rows rule (per message: direct_runs for at most kDirectMaxRuns runs of >=
   // kDirectMinRunBytesPerMessage, else direct_datatype for runs of >= kDirectMinRunBytes, else
-  // pack), direct_datatype and pack_runs.
+  // pack), direct_datatype, pack_runs and, where a rank has a neighbour on its node and shared
+  // memory could be set up on every rank, shared_memory.
   // The choice is agreed by an allreduce (on the plan's own duplicate of the communicator), so
   // those first exchanges are collective over the layout's communicator; after them nothing is
   // measured. The values moved are the same whichever policy runs.
@@ -96,11 +99,16 @@ enum class HaloTransfer {
   direct_datatype,  // sent from / received into the tensor through a committed MPI datatype
   direct_runs,      // one MPI message per contiguous run of the tensor, no datatype
   pack_runs,        // packed by one memcpy per contiguous run (long runs only, else pack), one message
+  // Messages between ranks of one node through mailboxes in shared memory (impl/shared_mailboxes.hpp):
+  // the sender copies the region into the receiver's mailbox, the receiver copies it out; no MPI
+  // message. Messages to other nodes travel as `automatic`'s rows rule says, and so does every
+  // message where shared memory cannot be set up (on any rank).
+  shared_memory,
 };
 inline constexpr std::int64_t kDirectMinRunBytes = 1024;
 inline constexpr std::int64_t kDirectMinRunBytesPerMessage = 4096;
 inline constexpr std::int64_t kDirectMaxRuns = 64;
-inline constexpr int kTuneExchanges = 2;  // per candidate of `automatic`: one to warm up, one timed
+inline constexpr int kTuneExchanges = 4;  // per candidate of `automatic`: one to warm up, three timed
 
 struct HaloOptions {
   Padding padding = Padding::zero_each_exchange;
@@ -167,6 +175,8 @@ class HaloExchange {
   // chosen after (automatic here names the rows rule).
   [[nodiscard]] HaloTransfer transfer() const { return policy_; }
   [[nodiscard]] bool tuning() const { return tune_step_ >= 0; }
+  // The policies `automatic` tries (shared_memory among them where its mailboxes were set up).
+  [[nodiscard]] const std::vector<HaloTransfer>& candidates() const { return candidates_; }
 
  private:
   enum class Pending { none, forward, adjoint };
@@ -174,19 +184,27 @@ class HaloExchange {
   using host_buffer_type = typename buffer_type::HostMirror;
 
   void check(const tensor_type& t, Pending expect) const;
-  // How one message of the plan travels: packed at `offset`, or straight from the tensor.
+  // How one message of the plan travels: packed at `offset`, straight from the tensor, or
+  // through its mailbox (`shared`: the same message's mailbox both ways, forward and adjoint).
   struct Route {
     bool direct = false;
+    bool shared = false;
     std::int64_t offset = 0;  // pack: in the buffer; direct: the region's first element in the array
     impl::CommittedType type;  // direct_datatype
     std::vector<std::int64_t> runs;  // direct_runs, pack_runs: first element of each run in the array
     std::int64_t run = 0;
   };
-  // buffer[offset..] <- the region (memcpy per run when the route has runs, else a Kokkos kernel).
-  void pack(const typename tensor_type::view_type& v, const LocalRegion& reg, const Route& r, std::int64_t offset);
-  // The region <- (or +=) buffer[offset..].
-  void unpack(std::int64_t offset, const typename tensor_type::view_type& v, const LocalRegion& reg, const Route& r,
-              bool add);
+  // out[0..] <- the region (memcpy per run when the route has runs, else a Kokkos kernel); `out`
+  // is in the plan's buffer or a mailbox.
+  void pack(const typename tensor_type::view_type& v, const LocalRegion& reg, const Route& r, T* out);
+  // The region <- (or +=) in[0..].
+  void unpack(const T* in, const typename tensor_type::view_type& v, const LocalRegion& reg, const Route& r, bool add);
+  // Shared routes: copy into the peer's mailbox once it has taken exchange `seq - 1`, then
+  // publish `seq`; receiving: wait for `seq`, copy out (or add), tell the sender.
+  void send_shared(const typename tensor_type::view_type& v, const LocalRegion& reg, const Route& r,
+                   const impl::SharedMailboxes::Box& box, std::uint64_t seq);
+  void receive_shared(const impl::SharedMailboxes::Box& box, std::uint64_t seq, const typename tensor_type::view_type& v,
+                      const LocalRegion& reg, const Route& r, bool add);
   void post(bool adjoint, T* data);
   void make_routes(HaloTransfer policy);  // send_route_, recv_route_ for `policy`; drops the requests
   void tune(double seconds);  // one forward exchange of `automatic` took `seconds` on this rank
@@ -203,7 +221,13 @@ class HaloExchange {
   HaloTransfer policy_ = HaloTransfer::automatic;    // in use (automatic: the rows rule)
   Index5 extent_{};                                  // of the local arrays
   std::vector<Route> send_route_, recv_route_;
-  // automatic: forward exchanges done while tuning (-1: not tuning), the candidates' times.
+  // Mailboxes for shared_memory (forward: in = plan.receives, out = plan.sends; the adjoint's
+  // the other way), and the exchanges each direction has done through them.
+  impl::SharedMailboxes forward_boxes_, adjoint_boxes_;
+  std::uint64_t forward_seq_ = 0, adjoint_seq_ = 0;
+  // automatic: the policies it tries, forward exchanges done while tuning (-1: not tuning), the
+  // candidates' times.
+  std::vector<HaloTransfer> candidates_;
   int tune_step_ = -1;
   double begin_seconds_ = 0.0;
   std::vector<double> tune_seconds_;

@@ -36,9 +36,21 @@ HaloExchange<T, M>::HaloExchange(const tensor_type& like, const HaloOptions& opt
   const bool messages = !plan_.sends.empty() || !plan_.receives.empty();
   const bool automatic = transfer_ == HaloTransfer::automatic;
   const double host_copies = impl::host_accessible<M> ? 1.0 : 2.0;
-  if (impl::agree_halo_exchange(layout_, options, 2.0 * host_copies * static_cast<double>(rbuf) * static_cast<double>(sizeof(T)),
-                                automatic, messages))
-    tune_step_ = 0, tune_comm_ = impl::OwnedComm(layout_.comm().get());
+  const bool tune = impl::agree_halo_exchange(
+      layout_, options, 2.0 * host_copies * static_cast<double>(rbuf) * static_cast<double>(sizeof(T)), automatic, messages);
+  if (tune) tune_step_ = 0, tune_comm_ = impl::OwnedComm(layout_.comm().get());
+  // Mailboxes (at most the bytes of the buffers checked above; collective, as this constructor):
+  // where a policy may use them and every rank could set them up.
+  if (impl::host_accessible<M> && (tune || transfer_ == HaloTransfer::shared_memory)) {
+    std::vector<impl::SharedMailboxes::Message> in, out;
+    for (const auto& m : plan_.receives) in.push_back({m.peer, m.tag, m.region.volume() * static_cast<std::int64_t>(sizeof(T))});
+    for (const auto& m : plan_.sends) out.push_back({m.peer, m.tag, m.region.volume() * static_cast<std::int64_t>(sizeof(T))});
+    const MPI_Comm comm = layout_.comm().get();
+    forward_boxes_ = impl::SharedMailboxes(comm, in, out);
+    adjoint_boxes_ = impl::SharedMailboxes(comm, out, in);
+  }
+  candidates_ = {HaloTransfer::automatic, HaloTransfer::direct_datatype, HaloTransfer::pack_runs};
+  if (forward_boxes_.usable() && adjoint_boxes_.usable()) candidates_.push_back(HaloTransfer::shared_memory);
   make_routes(transfer_);
   const auto no_init = Kokkos::WithoutInitializing;
   bool all_datatype = transfer_ == HaloTransfer::direct_datatype;  // then nothing is packed
@@ -55,21 +67,30 @@ template <class T, class M>
 void HaloExchange<T, M>::make_routes(HaloTransfer policy) {
   policy_ = policy;
   // Direct routes: the same decision on both ends of a message, since it depends only on the
-  // region's counts and on the array extents across it, which neighbours share.
-  const auto route = [&](const LocalRegion& reg, std::int64_t offset) {
+  // region's counts and on the array extents across it, which neighbours share. So is a shared
+  // one: both ends have the message's mailboxes or neither has.
+  const bool boxes = policy == HaloTransfer::shared_memory && forward_boxes_.usable() && adjoint_boxes_.usable();
+  // Messages that have no mailbox under shared_memory travel as automatic's rows rule says.
+  const HaloTransfer rule = policy == HaloTransfer::shared_memory ? HaloTransfer::automatic : policy;
+  const auto route = [&](const LocalRegion& reg, std::int64_t offset, bool box) {
     Route out;
     out.offset = offset;
-    if (policy == HaloTransfer::pack || reg.volume() == 0) return out;
+    if (rule == HaloTransfer::pack || reg.volume() == 0) return out;
     const impl::RegionRuns runs = impl::region_runs(extent_, reg.lo, reg.count);
     const auto run_bytes = runs.run * static_cast<std::int64_t>(sizeof(T));
-    if (policy == HaloTransfer::automatic && run_bytes < kDirectMinRunBytes) return out;
-    const std::int64_t nruns = reg.volume() / runs.run;
-    if (policy == HaloTransfer::pack_runs) {
+    if (box) {  // memcpy per run into / out of the mailbox where runs are long, else the kernels
+      out.shared = true;
       if (run_bytes >= kDirectMinRunBytes) out.runs = impl::run_starts(runs, reg.count), out.run = runs.run;
       return out;
     }
-    const bool by_runs = policy == HaloTransfer::direct_runs ||
-                         (policy == HaloTransfer::automatic && nruns <= kDirectMaxRuns &&
+    if (rule == HaloTransfer::automatic && run_bytes < kDirectMinRunBytes) return out;
+    const std::int64_t nruns = reg.volume() / runs.run;
+    if (rule == HaloTransfer::pack_runs) {
+      if (run_bytes >= kDirectMinRunBytes) out.runs = impl::run_starts(runs, reg.count), out.run = runs.run;
+      return out;
+    }
+    const bool by_runs = rule == HaloTransfer::direct_runs ||
+                         (rule == HaloTransfer::automatic && nruns <= kDirectMaxRuns &&
                           run_bytes >= kDirectMinRunBytesPerMessage);
     if (by_runs) {
       if (runs.run > impl::kMaxMessage) return out;
@@ -84,25 +105,28 @@ void HaloExchange<T, M>::make_routes(HaloTransfer policy) {
     return out;
   };
   send_route_.clear(), recv_route_.clear();
-  for (std::size_t i = 0; i < plan_.sends.size(); ++i) send_route_.push_back(route(plan_.sends[i].region, send_offset_[i]));
+  for (std::size_t i = 0; i < plan_.sends.size(); ++i)
+    send_route_.push_back(route(plan_.sends[i].region, send_offset_[i], boxes && forward_boxes_.out(i).usable()));
   for (std::size_t i = 0; i < plan_.receives.size(); ++i)
-    recv_route_.push_back(route(plan_.receives[i].region, recv_offset_[i]));
+    recv_route_.push_back(route(plan_.receives[i].region, recv_offset_[i], boxes && forward_boxes_.in(i).usable()));
   forward_requests_.clear(), adjoint_requests_.clear();
 }
 
-// Candidates of `automatic`, tried in this order.
-inline constexpr HaloTransfer kTuneCandidates[] = {HaloTransfer::automatic, HaloTransfer::direct_datatype,
-                                                   HaloTransfer::pack_runs};
-
+// `automatic` tries candidates_ in order (the same list on every rank: the mailboxes' usability
+// is agreed).
 template <class T, class M>
 void HaloExchange<T, M>::tune(double seconds) {
-  constexpr int kCandidates = static_cast<int>(std::size(kTuneCandidates));
+  const int kCandidates = static_cast<int>(candidates_.size());
   const int candidate = tune_step_ / kTuneExchanges;
-  if (tune_step_ % kTuneExchanges == kTuneExchanges - 1) tune_seconds_.push_back(seconds);
+  // The first exchange of a candidate warms it up (requests made, pages touched); the fastest of
+  // the others counts: one exchange descheduled by another job must not decide.
+  const int step = tune_step_ % kTuneExchanges;
+  if (step == 1) tune_seconds_.push_back(seconds);
+  else if (step > 1) tune_seconds_.back() = std::min(tune_seconds_.back(), seconds);
   ++tune_step_;
   if (tune_step_ % kTuneExchanges != 0) return;
   if (candidate + 1 < kCandidates) {
-    make_routes(kTuneCandidates[candidate + 1]);
+    make_routes(candidates_[candidate + 1]);
     return;
   }
   // Every rank has timed every candidate: the slowest rank's time decides, identically everywhere.
@@ -110,29 +134,26 @@ void HaloExchange<T, M>::tune(double seconds) {
   tune_comm_ = impl::OwnedComm();
   const auto best = std::min_element(tune_seconds_.begin(), tune_seconds_.end()) - tune_seconds_.begin();
   tune_step_ = -1;
-  if (kTuneCandidates[best] != policy_) make_routes(kTuneCandidates[best]);
+  if (candidates_[best] != policy_) make_routes(candidates_[best]);
 }
 
 template <class T, class M>
-void HaloExchange<T, M>::pack(const typename tensor_type::view_type& v, const LocalRegion& reg, const Route& r,
-                              std::int64_t offset) {
+void HaloExchange<T, M>::pack(const typename tensor_type::view_type& v, const LocalRegion& reg, const Route& r, T* out) {
   if constexpr (impl::host_accessible<M>) {
     if (!r.runs.empty()) {
-      T* out = send_buf_.data() + offset;
       const auto bytes = static_cast<std::size_t>(r.run) * sizeof(T);
       for (std::int64_t f : r.runs) std::memcpy(out, v.data() + f, bytes), out += r.run;
       return;
     }
   }
-  impl::pack_region(v, reg.lo, reg.count, send_buf_, offset);
+  impl::pack_region(v, reg.lo, reg.count, Kokkos::View<T*, M, Kokkos::MemoryUnmanaged>(out, reg.volume()), 0);
 }
 
 template <class T, class M>
-void HaloExchange<T, M>::unpack(std::int64_t offset, const typename tensor_type::view_type& v, const LocalRegion& reg,
+void HaloExchange<T, M>::unpack(const T* in, const typename tensor_type::view_type& v, const LocalRegion& reg,
                                 const Route& r, bool add) {
   if constexpr (impl::host_accessible<M>) {
     if (!r.runs.empty()) {
-      const T* in = recv_buf_.data() + offset;
       const auto bytes = static_cast<std::size_t>(r.run) * sizeof(T);
       for (std::int64_t f : r.runs) {
         T* dst = v.data() + f;
@@ -145,7 +166,26 @@ void HaloExchange<T, M>::unpack(std::int64_t offset, const typename tensor_type:
       return;
     }
   }
-  impl::unpack_region(recv_buf_, offset, v, reg.lo, reg.count, add);
+  impl::unpack_region(Kokkos::View<const T*, M, Kokkos::MemoryUnmanaged>(in, reg.volume()), 0, v, reg.lo, reg.count, add);
+}
+
+template <class T, class M>
+void HaloExchange<T, M>::send_shared(const typename tensor_type::view_type& v, const LocalRegion& reg, const Route& r,
+                                     const impl::SharedMailboxes::Box& box, std::uint64_t seq) {
+  impl::wait_for(box.consumed, seq - 1);
+  pack(v, reg, r, reinterpret_cast<T*>(box.data));
+  typename M::execution_space().fence();
+  impl::publish(box.filled, seq);
+}
+
+template <class T, class M>
+void HaloExchange<T, M>::receive_shared(const impl::SharedMailboxes::Box& box, std::uint64_t seq,
+                                        const typename tensor_type::view_type& v, const LocalRegion& reg, const Route& r,
+                                        bool add) {
+  impl::wait_for(box.filled, seq);
+  unpack(reinterpret_cast<const T*>(box.data), v, reg, r, add);
+  typename M::execution_space().fence();
+  impl::publish(box.consumed, seq);
 }
 
 template <class T, class M>
@@ -219,6 +259,7 @@ void HaloExchange<T, M>::post(bool adjoint, T* data) {
     for (std::size_t i = 0; i < in.size(); ++i) {
       const Route& r = in_route[i];
       const int tag = tag0 + in[i].tag;
+      if (r.shared) continue;  // through its mailbox (begin / end)
       if (adjoint || !r.direct)
         add(false, recv_host_.data() + (adjoint ? send_offset_[i] : r.offset), in[i].region.volume(), elem, in[i].peer, tag);
       else if (r.type.get() != MPI_DATATYPE_NULL)
@@ -229,6 +270,7 @@ void HaloExchange<T, M>::post(bool adjoint, T* data) {
     for (std::size_t i = 0; i < out.size(); ++i) {
       const Route& r = out_route[i];
       const int tag = tag0 + out[i].tag;
+      if (r.shared) continue;
       if (!r.direct)
         add(true, send_host_.data() + r.offset, out[i].region.volume(), elem, out[i].peer, tag);
       else if (r.type.get() != MPI_DATATYPE_NULL)
@@ -249,11 +291,18 @@ void HaloExchange<T, M>::begin(tensor_type& t) {
   const auto& v = t.view_;
   typename M::execution_space().fence();  // host copies below read what earlier kernels wrote
   for (std::size_t i = 0; i < plan_.sends.size(); ++i)
-    if (!send_route_[i].direct) pack(v, plan_.sends[i].region, send_route_[i], send_offset_[i]);
+    if (!send_route_[i].direct && !send_route_[i].shared)
+      pack(v, plan_.sends[i].region, send_route_[i], send_buf_.data() + send_offset_[i]);
   // MPI reads the buffer and, for direct messages, the tensor: every kernel writing them is done.
   typename M::execution_space().fence();
   if constexpr (!impl::host_accessible<M>) Kokkos::deep_copy(send_host_, send_buf_);
   post(false, v.data());
+  // Mailboxes after the MPI messages are on their way (a copy each; only host memory has them).
+  if (policy_ == HaloTransfer::shared_memory) {
+    ++forward_seq_;
+    for (std::size_t i = 0; i < plan_.sends.size(); ++i)
+      if (send_route_[i].shared) send_shared(v, plan_.sends[i].region, send_route_[i], forward_boxes_.out(i), forward_seq_);
+  }
   pending_ = Pending::forward;
   tensor_data_ = v.data();
   if (tuning()) begin_seconds_ = MPI_Wtime() - t0;
@@ -263,12 +312,17 @@ template <class T, class M>
 void HaloExchange<T, M>::end(tensor_type& t) {
   check(t, Pending::forward);
   const double t0 = tuning() ? MPI_Wtime() : 0.0;
+  const auto& v = t.view_;
+  if (policy_ == HaloTransfer::shared_memory)
+    for (std::size_t i = 0; i < plan_.receives.size(); ++i)
+      if (recv_route_[i].shared)
+        receive_shared(forward_boxes_.in(i), forward_seq_, v, plan_.receives[i].region, recv_route_[i], false);
   forward_requests_.wait();
   pending_ = Pending::none;
-  const auto& v = t.view_;
   if constexpr (!impl::host_accessible<M>) Kokkos::deep_copy(recv_buf_, recv_host_);
   for (std::size_t i = 0; i < plan_.receives.size(); ++i)
-    if (!recv_route_[i].direct) unpack(recv_offset_[i], v, plan_.receives[i].region, recv_route_[i], false);
+    if (!recv_route_[i].direct && !recv_route_[i].shared)
+      unpack(recv_buf_.data() + recv_offset_[i], v, plan_.receives[i].region, recv_route_[i], false);
   for (const auto& c : plan_.self_copies) impl::copy_region(v, c.from.lo, v, c.to.lo, c.to.count, false);
   const bool zero = padding_ == Padding::zero_always ||
                     (padding_ == Padding::zero_each_exchange && !(t.padding_ && t.padding_->zero));
@@ -297,11 +351,17 @@ void HaloExchange<T, M>::begin_adjoint(tensor_type& g) {
   typename M::execution_space().fence();
   // The halo cells travel back: they are packed from where the forward pass unpacked them.
   for (std::size_t i = 0; i < plan_.receives.size(); ++i)
-    if (!recv_route_[i].direct || recv_route_[i].type.get() == MPI_DATATYPE_NULL)
-      pack(v, plan_.receives[i].region, recv_route_[i], recv_offset_[i]);
+    if (!recv_route_[i].shared && (!recv_route_[i].direct || recv_route_[i].type.get() == MPI_DATATYPE_NULL))
+      pack(v, plan_.receives[i].region, recv_route_[i], send_buf_.data() + recv_offset_[i]);
   typename M::execution_space().fence();
   if constexpr (!impl::host_accessible<M>) Kokkos::deep_copy(send_host_, send_buf_);
   post(true, v.data());
+  if (policy_ == HaloTransfer::shared_memory) {
+    ++adjoint_seq_;
+    for (std::size_t i = 0; i < plan_.receives.size(); ++i)
+      if (recv_route_[i].shared)
+        send_shared(v, plan_.receives[i].region, recv_route_[i], adjoint_boxes_.out(i), adjoint_seq_);
+  }
   pending_ = Pending::adjoint;
   tensor_data_ = v.data();
 }
@@ -315,7 +375,12 @@ void HaloExchange<T, M>::end_adjoint(tensor_type& g) {
   if constexpr (!impl::host_accessible<M>) Kokkos::deep_copy(recv_buf_, recv_host_);
   // Regions of different messages overlap in the interior (a face and a corner strip share
   // cells), so each message is added by its own kernel, in order.
-  for (std::size_t i = 0; i < plan_.sends.size(); ++i) unpack(send_offset_[i], v, plan_.sends[i].region, send_route_[i], true);
+  for (std::size_t i = 0; i < plan_.sends.size(); ++i) {
+    if (send_route_[i].shared)
+      receive_shared(adjoint_boxes_.in(i), adjoint_seq_, v, plan_.sends[i].region, send_route_[i], true);
+    else
+      unpack(recv_buf_.data() + send_offset_[i], v, plan_.sends[i].region, send_route_[i], true);
+  }
   for (const auto& c : plan_.self_copies) impl::copy_region(v, c.to.lo, v, c.from.lo, c.to.count, true);
   for (const auto& m : plan_.receives) impl::fill_region(v, m.region.lo, m.region.count, T(0));
   for (const auto& c : plan_.self_copies) impl::fill_region(v, c.to.lo, c.to.count, T(0));
