@@ -19,8 +19,9 @@ persistent requests touch only the plan's own buffers and are made once, whateve
 the interior): the fast path for a buffer reused every step; autograd sees the in-place write
 (mark_dirty bumps the version counter), so reusing a buffer that a layer saved raises torch's
 "modified by an inplace operation" error instead of giving wrong gradients. Its plan is
-HaloTransfer::automatic (H and D faces sent straight from the tensor; requests remade when the
-buffer changes). Its padding (halo cells past non-periodic edges) is zeroed every call unless
+HaloTransfer::automatic (it times its candidates on its first exchanges: faces sent straight from
+the tensor, packed, or through mailboxes in shared memory between ranks of one node; requests
+remade when the buffer changes). Its padding (halo cells past non-periodic edges) is zeroed every call unless
 the caller promises to keep it zero (padding="assume_zero")."""
 import torch
 from torch.autograd.function import once_differentiable
