@@ -2,7 +2,9 @@
 // wrapped on periodic axes, zero past the other edges), its adjoint <Hx, y> = <x, H^T y>, the
 // overlap of begin()/end() with interior work, and the thin-shard error.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -255,6 +257,28 @@ TEST(TensorHalo, AutomaticMeasuresThenSettlesOnOnePolicy) {
   halo.exchange(x);
   EXPECT_EQ(count_wrong(x, global), 0);
   EXPECT_FALSE(halo.tuning());
+}
+
+// Shared-memory mailboxes leave nothing behind: every segment's name is unlinked once all ranks
+// have mapped it, while the plans (and their mappings) are still alive and exchanging.
+TEST(TensorHalo, SharedMemoryLeavesNoSegmentNames) {
+  const World w;
+  const hpart::Comm comm(w.comm);
+  const auto shape = TensorShape::d2(1, 2, 3 * w.size, 40);
+  const auto layout = ShardLayout::sharded(comm, shape, htest::mesh2d_for(w.size).with_periodic(false, true, true));
+  const auto global = htest::global_field<double>(shape);
+  auto x = from_global<double>(layout, Halo{0, 1, 1}, global);
+  HaloExchange<double> halo(x, HaloOptions{Padding::zero_each_exchange, HaloTransfer::shared_memory});
+  halo.exchange(x);
+  EXPECT_EQ(count_wrong(x, global), 0);
+  const std::string mine = "hpart-halo-" + std::to_string(static_cast<long>(getpid())) + "-";
+  int left = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/dev/shm", ec))
+    left += e.path().filename().string().rfind(mine, 0) == 0 ? 1 : 0;
+  EXPECT_EQ(left, 0) << "segments of this process still named in /dev/shm";
+  halo.exchange(x);
+  EXPECT_EQ(count_wrong(x, global), 0);
 }
 
 // The padding is zeroed again only after something may have written it: view() (writable) marks
