@@ -95,11 +95,10 @@ class _EdgeConv(torch.autograd.Function):
     its adjoint): every rank runs both (the anchor)."""
 
     @staticmethod
-    def forward(ctx, x, w, b, _anchor, func, plan, spec, a, r, pad, groups, ends):
+    def forward(ctx, x, w, b, _anchor, func, plan, spec, a, r, pad, groups, ends, strip):
         y = func(x, w, b, 1, pad, 1, groups)
         n = x.shape[a]
         buf = torch.zeros(spec.haloed, dtype=x.dtype)
-        strip = torch.cat((x.narrow(a, 0, r), x.narrow(a, n - r, r)), dim=a)
         buf[spec.interior] = strip if strip.device.type == "cpu" else strip.cpu()
         plan.forward(buf.data_ptr())
         zpad = tuple(0 if 2 + j == a else p for j, p in enumerate(pad))
@@ -145,23 +144,23 @@ class _EdgeConv(torch.autograd.Function):
             gx.narrow(a, 0, r).add_(back.narrow(a, 0, r))
             gx.narrow(a, n - r, r).add_(back.narrow(a, r, r))
         return (gx if need_x else None, gw if need_w else None, gb if need_b and has_bias else None,
-                None, None, None, None, None, None, None, None, None)
+                None, None, None, None, None, None, None, None, None, None)
 
 
 def _edge_conv(func, x, layout, g, w, b, a, r, pad, groups):
     """The sharded conv by edge corrections (see the module docstring). Collective."""
     sl = _strip_layout(layout, g, a, r)
-    fn = "conv (edge strip)"
-    strip_shape = list(x.shape)
-    strip_shape[a] = 2 * r
+    n = x.shape[a]
+    with torch.no_grad():  # the strip's gradient is the Function's business, not autograd's
+        strip = torch.cat((x.narrow(a, 0, r), x.narrow(a, n - r, r)), dim=a)
     # The strip stands for x in the agreement: it requires grad where this rank needs gradients.
-    probe = torch.zeros(strip_shape, dtype=x.dtype)
-    probe.requires_grad_(wants_grad(x, w, b))
-    spec, any_grad = _checked(fn, probe, sl, tuple(r if 2 + j == a else 0 for j in range(g.ndim - 2)), False)
+    needs = wants_grad(x, w, b)
+    spec, any_grad = _checked("conv (edge strip)", strip.requires_grad_(needs), sl,
+                              tuple(r if 2 + j == a else 0 for j in range(g.ndim - 2)), False)
     plan = _plan(sl, spec.h3, x.dtype, "pack_runs")
     ends = (not g.first(a), not g.last(a))
-    return _EdgeConv.apply(x, w, b, anchor(any_grad and not wants_grad(x, w, b)), func, plan, spec, a, r, pad,
-                           groups, ends)
+    return _EdgeConv.apply(x, w, b, anchor(any_grad and not needs), func, plan, spec, a, r, pad, groups, ends,
+                           strip.detach())
 
 
 def crop_edges(y, g, crop, haloed):
@@ -247,20 +246,17 @@ def _conv(func, d, name):
         haloed = tuple(rr > 0 and g.parts[2 + j] > 1 for j, rr in enumerate(r))
         split = [j for j, h in enumerate(haloed) if h]
         if len(split) == 1 and pad[split[0]] == r[split[0]]:
-            # One split axis, padded by the radius: torch's conv of the shard + edge corrections.
-            j = split[0]
-            a, rr = 2 + j, r[j]
-            y = _edge_conv(func, x.local, x.layout, g, w, b, a, rr, pad, groups)  # collective
-            crop = tuple(kk - p for kk, p in zip(r, pad))
-            y, intervals = crop_edges(y, g, crop, (False,) * len(r))
-            shape = (g.shape[0], weight.shape[0]) + tuple(n - 2 * c for n, c in zip(g.shape[2:], crop))
-            extents = [g.extents(0), [weight.shape[0]]] + [[e - s for s, e in iv] for iv in intervals]
-            return ShardTensor._wrap(y, derive(x.layout, shape, extents))
-        halo = tuple(rr if h else 0 for rr, h in zip(r, haloed))
-        native = tuple(0 if h else p for p, h in zip(pad, haloed))
-        xh = halo_exchange(x.local.contiguous(), x.layout, halo) if any(halo) else x.local
-        xh = zero_global_edges(xh, g, halo)
-        y = func(xh, w, b, 1, native, 1, groups)
+            # One split axis, padded by the radius: torch's conv of the shard + edge corrections;
+            # torch's padding made every output, so nothing is cropped by hand.
+            a = 2 + split[0]
+            y = _edge_conv(func, x.local, x.layout, g, w, b, a, r[split[0]], pad, groups)  # collective
+            haloed = (False,) * len(r)
+        else:
+            halo = tuple(rr if h else 0 for rr, h in zip(r, haloed))
+            native = tuple(0 if h else p for p, h in zip(pad, haloed))
+            xh = halo_exchange(x.local.contiguous(), x.layout, halo) if any(halo) else x.local
+            xh = zero_global_edges(xh, g, halo)
+            y = func(xh, w, b, 1, native, 1, groups)
         crop = tuple(rr - p for rr, p in zip(r, pad))
         y, intervals = crop_edges(y, g, crop, haloed)
         shape = (g.shape[0], weight.shape[0]) + tuple(n - 2 * c for n, c in zip(g.shape[2:], crop))

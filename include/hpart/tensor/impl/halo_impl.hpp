@@ -42,9 +42,12 @@ HaloExchange<T, M>::HaloExchange(const tensor_type& like, const HaloOptions& opt
   // Mailboxes (at most the bytes of the buffers checked above; collective, as this constructor):
   // where a policy may use them and every rank could set them up.
   if (impl::host_accessible<M> && (tune || transfer_ == HaloTransfer::shared_memory)) {
-    std::vector<impl::SharedMailboxes::Message> in, out;
-    for (const auto& m : plan_.receives) in.push_back({m.peer, m.tag, m.region.volume() * static_cast<std::int64_t>(sizeof(T))});
-    for (const auto& m : plan_.sends) out.push_back({m.peer, m.tag, m.region.volume() * static_cast<std::int64_t>(sizeof(T))});
+    const auto boxed = [](const std::vector<HaloPlan::Message>& ms) {
+      std::vector<impl::SharedMailboxes::Message> out;
+      for (const auto& m : ms) out.push_back({m.peer, m.tag, m.region.volume() * static_cast<std::int64_t>(sizeof(T))});
+      return out;
+    };
+    const auto in = boxed(plan_.receives), out = boxed(plan_.sends);
     const MPI_Comm comm = layout_.comm().get();
     forward_boxes_ = impl::SharedMailboxes(comm, in, out);
     adjoint_boxes_ = impl::SharedMailboxes(comm, out, in);
@@ -78,17 +81,15 @@ void HaloExchange<T, M>::make_routes(HaloTransfer policy) {
     if (rule == HaloTransfer::pack || reg.volume() == 0) return out;
     const impl::RegionRuns runs = impl::region_runs(extent_, reg.lo, reg.count);
     const auto run_bytes = runs.run * static_cast<std::int64_t>(sizeof(T));
-    if (box) {  // memcpy per run into / out of the mailbox where runs are long, else the kernels
-      out.shared = true;
+    // Copied by memcpy per run where runs are long (else by the kernels): into the plan's buffer
+    // (pack_runs) or into / out of the message's mailbox.
+    if (box || rule == HaloTransfer::pack_runs) {
+      out.shared = box;
       if (run_bytes >= kDirectMinRunBytes) out.runs = impl::run_starts(runs, reg.count), out.run = runs.run;
       return out;
     }
     if (rule == HaloTransfer::automatic && run_bytes < kDirectMinRunBytes) return out;
     const std::int64_t nruns = reg.volume() / runs.run;
-    if (rule == HaloTransfer::pack_runs) {
-      if (run_bytes >= kDirectMinRunBytes) out.runs = impl::run_starts(runs, reg.count), out.run = runs.run;
-      return out;
-    }
     const bool by_runs = rule == HaloTransfer::direct_runs ||
                          (rule == HaloTransfer::automatic && nruns <= kDirectMaxRuns &&
                           run_bytes >= kDirectMinRunBytesPerMessage);
@@ -116,7 +117,7 @@ void HaloExchange<T, M>::make_routes(HaloTransfer policy) {
 // is agreed).
 template <class T, class M>
 void HaloExchange<T, M>::tune(double seconds) {
-  const int kCandidates = static_cast<int>(candidates_.size());
+  const int candidates = static_cast<int>(candidates_.size());
   const int candidate = tune_step_ / kTuneExchanges;
   // The first exchange of a candidate warms it up (requests made, pages touched); the fastest of
   // the others counts: one exchange descheduled by another job must not decide.
@@ -125,12 +126,12 @@ void HaloExchange<T, M>::tune(double seconds) {
   else if (step > 1) tune_seconds_.back() = std::min(tune_seconds_.back(), seconds);
   ++tune_step_;
   if (tune_step_ % kTuneExchanges != 0) return;
-  if (candidate + 1 < kCandidates) {
+  if (candidate + 1 < candidates) {
     make_routes(candidates_[candidate + 1]);
     return;
   }
   // Every rank has timed every candidate: the slowest rank's time decides, identically everywhere.
-  MPI_Allreduce(MPI_IN_PLACE, tune_seconds_.data(), kCandidates, MPI_DOUBLE, MPI_MAX, tune_comm_.get());
+  MPI_Allreduce(MPI_IN_PLACE, tune_seconds_.data(), candidates, MPI_DOUBLE, MPI_MAX, tune_comm_.get());
   tune_comm_ = impl::OwnedComm();
   const auto best = std::min_element(tune_seconds_.begin(), tune_seconds_.end()) - tune_seconds_.begin();
   tune_step_ = -1;
